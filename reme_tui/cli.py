@@ -1,0 +1,349 @@
+"""Command line: the app by default; headless modes print and exit without importing the UI.
+
+Exit codes: 0 success (also with zero results), 1 runtime errors (missing or unreadable
+workspace, I/O failures), 2 usage errors (bad flags, invalid dates, tags that normalize
+to nothing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
+
+from . import __version__
+from .engine.engine import Engine, EngineConfig, WorkspaceError
+from .engine.search import SearchError, SearchQuery, SearchResponse, normalize_date
+from .engine.tags import TagError, normalize_query_tags
+
+EXIT_OK = 0
+EXIT_RUNTIME = 1
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """Bad input from the command line: reported with exit code 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="reme-tui",
+        description=(
+            "Look inside a ReMe agent's long-term memory. Without a mode flag, opens the "
+            "terminal app; with --query, --list-tags or --diagnostics, prints and exits."
+        ),
+        epilog=(
+            "exit codes: 0 success (also zero results), 1 runtime error (missing or "
+            "unreadable workspace), 2 usage error"
+        ),
+    )
+    parser.add_argument(
+        "workspace", nargs="?", default=".", help="ReMe workspace directory (default: .)"
+    )
+    parser.add_argument("--version", action="version", version=f"reme-tui {__version__}")
+
+    modes = parser.add_argument_group("headless modes (print and exit)")
+    exclusive = modes.add_mutually_exclusive_group()
+    exclusive.add_argument("--query", metavar="TEXT", help="search like ReMe's memory search")
+    exclusive.add_argument("--list-tags", action="store_true", help="list tags with file counts")
+    exclusive.add_argument(
+        "--diagnostics", action="store_true", help="list what ReMe silently drops or cannot read"
+    )
+
+    search = parser.add_argument_group("search filters (with --query)")
+    search.add_argument(
+        "--tag", action="append", default=[], metavar="T", help="only memories with this tag"
+    )
+    search.add_argument(
+        "--all-tags", action="store_true", help="require ALL --tag values (default: ANY)"
+    )
+    search.add_argument(
+        "--exclude-tag", action="append", default=[], metavar="T", help="drop memories with T"
+    )
+    search.add_argument("--since", metavar="YYYY-MM-DD", help="inclusive start date")
+    search.add_argument("--until", metavar="YYYY-MM-DD", help="inclusive end date")
+    search.add_argument(
+        "--strict-dates", action="store_true", help="with a date range, drop undated memories"
+    )
+    search.add_argument("--limit", type=int, default=5, metavar="N", help="results (default 5)")
+    search.add_argument(
+        "--min-score", type=float, default=0.0, metavar="X", help="drop lower scores (0 = off)"
+    )
+
+    listing = parser.add_argument_group("tag listing (with --list-tags)")
+    listing.add_argument("--order-by", choices=("file_count", "tag"), default="file_count")
+    listing.add_argument(
+        "--order",
+        choices=("asc", "desc"),
+        default=None,
+        help="default: desc for file_count, asc for tag",
+    )
+
+    output = parser.add_argument_group("output")
+    output.add_argument("--json", action="store_true", help="print exactly one JSON document")
+    output.add_argument(
+        "--all-markdown",
+        action="store_true",
+        help="treat every .md under the workspace as a memory (default: daily/ and digest/)",
+    )
+
+    app = parser.add_argument_group("the app")
+    app.add_argument("--theme", help="theme name (built-in or from your theme directory)")
+    app.add_argument("--config", type=Path, metavar="FILE", help="settings file to use")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return _dispatch(parser, args)
+    except UsageError as exc:
+        _error(f"{exc}")
+        return EXIT_USAGE
+    except WorkspaceError as exc:
+        _error(str(exc))
+        return EXIT_RUNTIME
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # Output closed early (e.g. piped into `head`): not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if args.query is not None:
+        return _run_query(args)
+    _reject_search_flags(parser, args)
+    if args.list_tags:
+        return _run_list_tags(args)
+    if args.diagnostics:
+        return _run_diagnostics(args)
+    if args.json:
+        raise UsageError("--json needs a headless mode: --query, --list-tags or --diagnostics")
+    from .ui.app import run_app
+
+    return run_app(Path(args.workspace), theme=args.theme, config_path=args.config)
+
+
+def _reject_search_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    defaults = {
+        "tag": [],
+        "all_tags": False,
+        "exclude_tag": [],
+        "since": None,
+        "until": None,
+        "strict_dates": False,
+        "limit": 5,
+        "min_score": 0.0,
+    }
+    used = [name for name, default in defaults.items() if getattr(args, name) != default]
+    if used:
+        flags = ", ".join("--" + name.replace("_", "-") for name in used)
+        raise UsageError(f"{flags} only apply with --query")
+
+
+# -- opening ----------------------------------------------------------------
+
+
+def open_engine(args: argparse.Namespace) -> Engine:
+    """Open and index the workspace, with a progress bar on a TTY after one second."""
+    config = EngineConfig(all_markdown=args.all_markdown)
+    engine = Engine.create(Path(args.workspace), config)
+    progress = _ProgressBar(sys.stderr)
+    engine.build(progress=progress.update)
+    progress.finish()
+    return engine
+
+
+class _ProgressBar:
+    """A one-line stderr progress bar shown only on a TTY and only after one second."""
+
+    def __init__(self, stream: TextIO, delay: float = 1.0) -> None:
+        self._stream = stream
+        self._start = time.monotonic()
+        self._delay = delay
+        self._shown = False
+        self._tty = stream.isatty()
+
+    def update(self, done: int, total: int) -> None:
+        if not self._tty or time.monotonic() - self._start < self._delay or total <= 0:
+            return
+        width = 30
+        filled = int(width * done / total)
+        bar = "█" * filled + "░" * (width - filled)
+        self._stream.write(f"\rindexing {bar} {done}/{total} memories")
+        self._stream.flush()
+        self._shown = True
+
+    def finish(self) -> None:
+        if self._shown:
+            self._stream.write("\r\033[K")
+            self._stream.flush()
+
+
+# -- modes ------------------------------------------------------------------
+
+
+def _validated_date(raw: str | None, flag: str) -> str | None:
+    value, warning = normalize_date(raw, flag)
+    if warning is not None:
+        raise UsageError(f"{flag} {raw!r} is not a valid date; use YYYY-MM-DD (e.g. 2026-03-01)")
+    return value
+
+
+def _run_query(args: argparse.Namespace) -> int:
+    if not args.query.strip():
+        raise UsageError("--query needs some text to search for")
+    if args.limit <= 0:
+        raise UsageError(f"--limit must be a positive number, got {args.limit}")
+    if args.min_score < 0:
+        raise UsageError(f"--min-score must not be negative, got {args.min_score}")
+    since = _validated_date(args.since, "--since")
+    until = _validated_date(args.until, "--until")
+    for flag, values in (("--tag", args.tag), ("--exclude-tag", args.exclude_tag)):
+        try:
+            normalize_query_tags(values)
+        except TagError:
+            shown = ", ".join(repr(v) for v in values)
+            raise UsageError(f"{flag} {shown}: tags contained no valid values") from None
+    if args.all_tags and not args.tag:
+        raise UsageError("--all-tags needs at least one --tag")
+    engine = open_engine(args)
+    query = SearchQuery(
+        text=args.query,
+        tags=args.tag,
+        all_tags=args.all_tags,
+        exclude_tags=args.exclude_tag,
+        since=since,
+        until=until,
+        strict_dates=args.strict_dates,
+        limit=args.limit,
+        min_score=args.min_score,
+    )
+    try:
+        response = engine.search(query)
+    except SearchError as exc:
+        raise UsageError(str(exc)) from None
+    for warning in response.warnings:
+        _warn(warning)
+    if args.json:
+        _print_json(response.to_json())
+    else:
+        sys.stdout.write(format_response(response, color=_use_color(sys.stdout)))
+    _mention_diagnostics(engine)
+    return EXIT_OK
+
+
+def _run_list_tags(args: argparse.Namespace) -> int:
+    engine = open_engine(args)
+    items = engine.list_tags(args.order_by, args.order)
+    if args.json:
+        _print_json({"total_tags": len(items), "items": [[tag, count] for tag, count in items]})
+    else:
+        width = max((len(str(count)) for _, count in items), default=1)
+        for tag, count in items:
+            sys.stdout.write(f"{count:>{width}}  {tag}\n")
+        _info(f"{len(items)} tags over {engine.memory_count} memories")
+    _mention_diagnostics(engine)
+    return EXIT_OK
+
+
+def _run_diagnostics(args: argparse.Namespace) -> int:
+    engine = open_engine(args)
+    found = engine.diagnostics()
+    if args.json:
+        _print_json({"total": len(found), "diagnostics": [d.to_json() for d in found]})
+        return EXIT_OK
+    color = _use_color(sys.stdout)
+    for diag in found:
+        where = f"{diag.path}:{diag.line}" if diag.line else diag.path
+        severity = _paint(diag.severity, _SEVERITY_COLOR.get(diag.severity, ""), color)
+        sys.stdout.write(f"{where}: {severity}: {diag.message} [{diag.code}]\n")
+    files = len({d.path for d in found})
+    _info(f"{len(found)} problems in {files} files ({engine.memory_count} memories indexed)")
+    return EXIT_OK
+
+
+# -- output -----------------------------------------------------------------
+
+_SEVERITY_COLOR = {"error": "31", "warning": "33", "info": "36"}
+
+
+def _use_color(stream: TextIO) -> bool:
+    return stream.isatty() and "NO_COLOR" not in os.environ
+
+
+def _paint(text: str, code: str, color: bool) -> str:
+    return f"\033[{code}m{text}\033[0m" if color and code else text
+
+
+def format_response(response: SearchResponse, *, color: bool = False) -> str:
+    """ReMe-like text: a header per chunk, the chunk, then its link neighbours."""
+    if not response.hits:
+        return "No results.\n"
+    hybrid = response.hybrid
+    lines: list[str] = []
+    for hit in response.hits:
+        scores = f"score={hit.score:.4f}"
+        if hybrid:
+            for label, value in (("vector", hit.vector_score), ("keyword", hit.keyword_score)):
+                scores += f" {label}={value:.4f}" if value is not None else f" {label}=-"
+        header = f"========== {hit.path}:{hit.start_line}-{hit.end_line} [{scores}] =========="
+        lines.append(_paint(header, "1;34", color))
+        lines.append(hit.text)
+        neighbours = response.links.get(hit.path)
+        if neighbours is not None:
+            for direction, arrow, items in (
+                ("outlinks", "→", neighbours.outlinks),
+                ("inlinks", "←", neighbours.inlinks),
+            ):
+                if not items:
+                    continue
+                lines.append(f"  {direction} ({len(items)}):")
+                for item in items:
+                    meta = []
+                    if item.name:
+                        meta.append(f'name="{item.name}"')
+                    if item.description:
+                        meta.append(f'description="{item.description}"')
+                    shown = "  ".join(meta) if meta else "(no meta)"
+                    lines.append(f"    {arrow} {_paint(item.path, '36', color)}  {shown}")
+                    lines.extend(f"        via anchor=#{anchor}" for anchor in item.anchors)
+    return "\n".join(lines) + "\n"
+
+
+def _print_json(document: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+
+
+def _mention_diagnostics(engine: Engine) -> None:
+    if not sys.stderr.isatty():
+        return
+    problems = [d for d in engine.diagnostics() if d.severity != "info"]
+    if problems:
+        files = len({d.path for d in problems})
+        _info(f"{len(problems)} problems in {files} files; see --diagnostics")
+
+
+def _info(message: str) -> None:
+    sys.stderr.write(f"reme-tui: {message}\n")
+
+
+def _warn(message: str) -> None:
+    sys.stderr.write(f"reme-tui: warning: {message}\n")
+
+
+def _error(message: str) -> None:
+    sys.stderr.write(f"reme-tui: error: {message}\n")
+
+
+def die(message: str, code: int = EXIT_RUNTIME) -> NoReturn:
+    _error(message)
+    raise SystemExit(code)

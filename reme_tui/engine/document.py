@@ -1,0 +1,291 @@
+"""One file -> one Memory: frontmatter (with ReMe's voiding rules), tags, chunks, links.
+
+Everything the reference silently drops is recorded as a Diagnostic on the Memory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .chunking import chunk_body, split_frontmatter
+from .links import parse_links
+from .model import Diagnostic, Memory
+from .tags import MAX_TAG_LENGTH, MAX_TAGS_PER_FILE, judge_tag
+from .workspace import date_from_path
+
+DEFAULT_TAG_FIELD = "memory_tags"
+DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
+_BINARY_SNIFF_BYTES = 8192
+
+_TAG_REASONS = {
+    "type": "is not a string or integer",
+    "empty": "is empty",
+    "too-long": f"is longer than {MAX_TAG_LENGTH} characters",
+    "no-alnum": "has no letter or digit",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RawFile:
+    """Bytes read from disk with the stat taken when they were read."""
+
+    data: bytes
+    size: int
+    mtime_ns: int
+
+
+class ReadFailure(Exception):
+    """A file could not be read; carries the diagnostic to show."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def read_file(abs_path: Path, rel: str, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> RawFile:
+    """Read a memory's bytes; raises ReadFailure (vanished, unreadable, too large)."""
+    try:
+        with open(abs_path, "rb") as handle:
+            st = os.fstat(handle.fileno())
+            if st.st_size > max_bytes:
+                raise ReadFailure(
+                    Diagnostic(
+                        rel,
+                        None,
+                        "too-large",
+                        f"file is {st.st_size / 1_048_576:.1f} MB, over the "
+                        f"{max_bytes / 1_048_576:.0f} MB limit; not indexed",
+                        "error",
+                    )
+                )
+            data = handle.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise ReadFailure(
+            Diagnostic(rel, None, "vanished", "file disappeared while it was being read", "error")
+        ) from None
+    except IsADirectoryError:
+        raise ReadFailure(Diagnostic(rel, None, "unreadable", "is a directory", "error")) from None
+    except OSError as exc:
+        raise ReadFailure(
+            Diagnostic(rel, None, "unreadable", f"cannot read: {exc.strerror or exc}", "error")
+        ) from None
+    return RawFile(data=data, size=len(data), mtime_ns=st.st_mtime_ns)
+
+
+def content_hash(data: bytes) -> str:
+    """A short, fast digest of a file's bytes (change detection, not security)."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def decode_text(data: bytes) -> tuple[str, int | None]:
+    """UTF-8 with replacement, as ReMe indexes; returns the text and the first bad offset."""
+    try:
+        text = data.decode("utf-8")
+        bad_offset = None
+    except UnicodeDecodeError as exc:
+        text = data.decode("utf-8", errors="replace")
+        bad_offset = exc.start
+    return text.replace("\r\n", "\n").replace("\r", "\n"), bad_offset
+
+
+def parse_memory(
+    rel: str,
+    raw: RawFile,
+    *,
+    tag_field: str = DEFAULT_TAG_FIELD,
+) -> Memory:
+    """Parse one memory file's bytes into a Memory record."""
+    diagnostics: list[Diagnostic] = []
+    text, bad_offset = decode_text(raw.data)
+    if b"\x00" in raw.data[:_BINARY_SNIFF_BYTES]:
+        diagnostics.append(
+            Diagnostic(rel, None, "binary", "looks like a binary file (NUL bytes); indexed as text")
+        )
+    elif bad_offset is not None:
+        line = raw.data.count(b"\n", 0, bad_offset) + 1
+        diagnostics.append(
+            Diagnostic(
+                rel,
+                line,
+                "invalid-utf8",
+                f"invalid UTF-8 at byte {bad_offset}; indexed with replacement characters",
+            )
+        )
+    if not text.strip():
+        diagnostics.append(Diagnostic(rel, None, "empty", "file is empty", "info"))
+
+    yaml_text, body, body_first_line = split_frontmatter(text)
+    frontmatter, fm_diagnostics = _load_frontmatter(rel, yaml_text)
+    diagnostics.extend(fm_diagnostics)
+    if text.startswith("\ufeff---"):
+        diagnostics.append(
+            Diagnostic(
+                rel,
+                1,
+                "bom",
+                "file starts with a byte-order mark, so ReMe does not see its frontmatter",
+            )
+        )
+
+    tags, spellings, tag_diagnostics = _extract_tags(rel, frontmatter, tag_field, yaml_text)
+    diagnostics.extend(tag_diagnostics)
+
+    if (
+        not tags
+        and not tag_diagnostics
+        and not any(d.code.endswith("not-string") for d in diagnostics)
+    ):
+        diagnostics.append(
+            Diagnostic(
+                rel, None, "no-tags", "memory has no tags, so tag filters never find it", "info"
+            )
+        )
+    chunks = tuple(chunk_body(rel, body, body_first_line))
+    links = tuple(parse_links(body, body_first_line))
+    name = frontmatter.get("name") or None
+    description = frontmatter.get("description") or None
+    return Memory(
+        path=rel,
+        date=date_from_path(rel),
+        name=name if isinstance(name, str) else None,
+        description=description if isinstance(description, str) else None,
+        tags=tuple(tags),
+        tag_spellings=tuple(spellings),
+        chunks=chunks,
+        links=links,
+        diagnostics=tuple(diagnostics),
+        size=raw.size,
+        mtime_ns=raw.mtime_ns,
+        content_hash=content_hash(raw.data),
+        frontmatter_end_line=body_first_line - 1 if yaml_text is not None else 0,
+        body_start_line=body_first_line,
+    )
+
+
+def _load_frontmatter(rel: str, yaml_text: str | None) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """The frontmatter mapping ReMe would use (empty when voided), plus why it was voided."""
+    if yaml_text is None:
+        return {}, []
+    try:
+        data = yaml.safe_load(yaml_text.strip()) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 2 if mark is not None else 2
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        return {}, [
+            Diagnostic(
+                rel,
+                line,
+                "yaml-invalid",
+                f"frontmatter is not valid YAML ({problem}); ReMe ignores all of it, tags included",
+            )
+        ]
+    if not isinstance(data, dict):
+        return {}, [
+            Diagnostic(
+                rel,
+                2,
+                "frontmatter-not-mapping",
+                f"frontmatter is a {type(data).__name__}, not a mapping; ReMe ignores it",
+            )
+        ]
+    if any(not isinstance(key, str) for key in data):
+        bad = next(key for key in data if not isinstance(key, str))
+        return {}, [
+            Diagnostic(
+                rel,
+                _key_line(yaml_text, str(bad)),
+                "frontmatter-bad-key",
+                f"frontmatter key {bad!r} is not a string; ReMe ignores the whole frontmatter",
+            )
+        ]
+    for field in ("name", "description"):
+        if field in data and not isinstance(data[field], str):
+            value = data[field]
+            kind = "empty" if value is None else type(value).__name__
+            return {}, [
+                Diagnostic(
+                    rel,
+                    _key_line(yaml_text, field),
+                    f"{field}-not-string",
+                    f"`{field}` is {kind} ({value!r}), not a string, so ReMe ignores the whole "
+                    f"frontmatter, tags included; quote it to fix",
+                )
+            ]
+    return data, []
+
+
+def _extract_tags(
+    rel: str, frontmatter: dict[str, Any], field: str, yaml_text: str | None
+) -> tuple[list[str], list[tuple[str, str]], list[Diagnostic]]:
+    """Canonical tags as ReMe keeps them, original spellings, and what was dropped."""
+    if field not in frontmatter:
+        return [], [], []
+    value = frontmatter[field]
+    line = _key_line(yaml_text or "", field)
+    if not isinstance(value, list):
+        if value is None:
+            return [], [], []
+        return (
+            [],
+            [],
+            [
+                Diagnostic(
+                    rel,
+                    line,
+                    "tags-not-list",
+                    f"`{field}` is a {type(value).__name__} ({value!r}), not a list, so ReMe reads "
+                    "no tags; write it as a list",
+                )
+            ],
+        )
+    tags: list[str] = []
+    spellings: list[tuple[str, str]] = []
+    diagnostics: list[Diagnostic] = []
+    for item in value:
+        verdict = judge_tag(item)
+        if verdict.canonical is None:
+            reason = _TAG_REASONS.get(verdict.reason or "", "is invalid")
+            code = "tag-too-long" if verdict.reason == "too-long" else "tag-invalid"
+            diagnostics.append(Diagnostic(rel, line, code, f"tag {item!r} {reason}; dropped"))
+            continue
+        if verdict.canonical in tags:
+            diagnostics.append(
+                Diagnostic(
+                    rel,
+                    line,
+                    "tag-duplicate",
+                    f"tag {item!r} repeats {verdict.canonical!r} after normalization; dropped",
+                    "info",
+                )
+            )
+            continue
+        if len(tags) >= MAX_TAGS_PER_FILE:
+            diagnostics.append(
+                Diagnostic(
+                    rel,
+                    line,
+                    "tag-over-limit",
+                    f"tag {item!r} is past the first {MAX_TAGS_PER_FILE}; ReMe ignores it",
+                )
+            )
+            continue
+        tags.append(verdict.canonical)
+        spellings.append((verdict.canonical, str(item)))
+    return tags, spellings, diagnostics
+
+
+def _key_line(yaml_text: str, key: str) -> int | None:
+    """1-based file line of a top-level key in the frontmatter (frontmatter starts at line 2)."""
+    pattern = re.compile(rf"^['\"]?{re.escape(key)}['\"]?\s*:")
+    for index, line in enumerate(yaml_text.split("\n")):
+        if pattern.match(line):
+            return index + 2
+    return None

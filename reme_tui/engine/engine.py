@@ -1,0 +1,536 @@
+"""The facade the UI and the CLI share: open, apply(changes), search, tags, neighbours."""
+
+from __future__ import annotations
+
+import bisect
+import os
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .document import (
+    DEFAULT_MAX_FILE_BYTES,
+    DEFAULT_TAG_FIELD,
+    ReadFailure,
+    content_hash,
+    parse_memory,
+    read_file,
+)
+from .keyword import KeywordIndex
+from .links import LinkGraph
+from .model import Chunk, Diagnostic, Memory
+from .search import (
+    MAX_LINKS_PER_DIRECTION,
+    NeighbourLink,
+    Neighbours,
+    Ranked,
+    SearchError,
+    SearchHit,
+    SearchQuery,
+    SearchResponse,
+    TagFilterInfo,
+    apply_cutoff,
+    candidate_count,
+    fuse,
+    normalize_date,
+)
+from .tags import Order, OrderBy, TagError, TagIndex, normalize_query_tags
+from .tokenize import tokenize
+from .workspace import FoundFile, PathOutsideWorkspace, is_memory_path, scan, to_relative
+
+ProgressCallback = Callable[[int, int], None]
+
+
+class WorkspaceError(RuntimeError):
+    """The workspace itself is missing or unreadable."""
+
+
+@dataclass(frozen=True, slots=True)
+class EngineConfig:
+    tag_field: str = DEFAULT_TAG_FIELD
+    all_markdown: bool = False
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+
+
+@dataclass(slots=True)
+class Delta:
+    """What one `apply` changed."""
+
+    added: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    tags_moved: set[str] = field(default_factory=set)
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.added or self.changed or self.removed)
+
+    def merge(self, other: Delta) -> None:
+        self.added.extend(other.added)
+        self.changed.extend(other.changed)
+        self.removed.extend(other.removed)
+        self.tags_moved |= other.tags_moved
+
+
+class Engine:
+    """In-process index over one workspace. Every public method is thread-safe."""
+
+    def __init__(self, root: Path, config: EngineConfig | None = None) -> None:
+        self.root = root
+        self.config = config or EngineConfig()
+        self._lock = threading.RLock()
+        self._memories: dict[str, Memory] = {}
+        self._failures: dict[str, Diagnostic] = {}
+        self._scan_diagnostics: list[Diagnostic] = []
+        self._chunks: dict[tuple[str, int], Chunk] = {}
+        self._keyword = KeywordIndex()
+        self._tags = TagIndex()
+        self._links = LinkGraph()
+        self._dated: list[tuple[str, str]] = []  # sorted (date, path)
+        self._undated: set[str] = set()
+        self.is_built = False
+
+    # -- lifecycle -----------------------------------------------------------
+
+    @classmethod
+    def create(cls, root: str | os.PathLike[str], config: EngineConfig | None = None) -> Engine:
+        """An empty engine for `root`; raises WorkspaceError when root is not a directory."""
+        path = Path(root).expanduser()
+        if not path.exists():
+            raise WorkspaceError(f"workspace {path} does not exist")
+        if not path.is_dir():
+            raise WorkspaceError(f"workspace {path} is not a directory")
+        if not os.access(path, os.R_OK | os.X_OK):
+            raise WorkspaceError(f"workspace {path} is not readable")
+        return cls(path.resolve(), config)
+
+    @classmethod
+    def open(
+        cls,
+        root: str | os.PathLike[str],
+        config: EngineConfig | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> Engine:
+        engine = cls.create(root, config)
+        engine.build(progress)
+        return engine
+
+    def build(
+        self, progress: ProgressCallback | None = None, cancel: threading.Event | None = None
+    ) -> None:
+        """Scan and index every memory. Safe to call again (acts as a full refresh)."""
+        scan_diagnostics: list[Diagnostic] = []
+        found = list(
+            scan(
+                self.root,
+                all_markdown=self.config.all_markdown,
+                on_diagnostic=scan_diagnostics.append,
+            )
+        )
+        total = len(found)
+        parsed: list[Memory] = []
+        failures: dict[str, Diagnostic] = {}
+        for done, item in enumerate(found, 1):
+            if cancel is not None and cancel.is_set():
+                return
+            memory, failure = self._load(item)
+            if memory is not None:
+                parsed.append(memory)
+            elif failure is not None:
+                failures[item.rel] = failure
+            if progress is not None and (done % 200 == 0 or done == total):
+                progress(done, total)
+        with self._lock:
+            self._reset()
+            self._scan_diagnostics = scan_diagnostics
+            self._failures = failures
+            self._keyword.add_many(
+                ((c.path, c.start_line), tokenize(c.text)) for m in parsed for c in m.chunks
+            )
+            for memory in parsed:
+                self._index(memory, keyword=False)
+            self.is_built = True
+        if progress is not None and total == 0:
+            progress(0, 0)
+
+    def _reset(self) -> None:
+        self._memories.clear()
+        self._chunks.clear()
+        self._keyword = KeywordIndex()
+        self._tags = TagIndex()
+        self._links = LinkGraph()
+        self._dated = []
+        self._undated = set()
+
+    def _load(self, item: FoundFile) -> tuple[Memory | None, Diagnostic | None]:
+        try:
+            raw = read_file(item.abs_path, item.rel, self.config.max_file_bytes)
+        except ReadFailure as failure:
+            return None, failure.diagnostic
+        return parse_memory(item.rel, raw, tag_field=self.config.tag_field), None
+
+    # -- incremental updates -----------------------------------------------
+
+    def apply(self, changes: Iterable[str | os.PathLike[str]]) -> Delta:
+        """Re-check the given paths (files or directories, relative or absolute).
+
+        Updates every index for exactly the touched memories and returns what moved.
+        """
+        delta = Delta()
+        with self._lock:
+            for change in dict.fromkeys(changes):
+                try:
+                    rel = to_relative(self.root, change)
+                except PathOutsideWorkspace:
+                    continue
+                self._apply_one(rel, delta)
+        return delta
+
+    def _apply_one(self, rel: str, delta: Delta) -> None:
+        abs_path = self.root / rel if rel else self.root
+        if not rel or (abs_path.is_dir() and not abs_path.is_symlink()):
+            seen: set[str] = set()
+            diagnostics: list[Diagnostic] = []
+            for item in scan(
+                self.root,
+                start=rel,
+                all_markdown=self.config.all_markdown,
+                on_diagnostic=diagnostics.append,
+            ):
+                seen.add(item.rel)
+                self._refresh_file(item, delta)
+            prefix = f"{rel}/" if rel else ""
+            for path in [p for p in self._known_paths() if p.startswith(prefix)]:
+                if path not in seen:
+                    self._forget(path, delta)
+            return
+        if not is_memory_path(rel, all_markdown=self.config.all_markdown) or not os.path.isfile(
+            abs_path
+        ):
+            # Deleted (or no longer a memory): drop it and everything that lived under it.
+            self._forget(rel, delta)
+            prefix = f"{rel}/"
+            for path in [p for p in self._known_paths() if p.startswith(prefix)]:
+                self._forget(path, delta)
+            return
+        found = list(self._find_single(rel))
+        if found:
+            self._refresh_file(found[0], delta)
+        else:
+            self._forget(rel, delta)
+
+    def _find_single(self, rel: str) -> Iterable[FoundFile]:
+        """The file as a scan would see it (symlink policy included), or nothing."""
+        parent, _, _name = rel.rpartition("/")
+        for item in scan(self.root, start=parent, all_markdown=self.config.all_markdown):
+            if item.rel == rel:
+                yield item
+                return
+
+    def _known_paths(self) -> list[str]:
+        return [*self._memories, *self._failures]
+
+    def _refresh_file(self, item: FoundFile, delta: Delta) -> None:
+        """Re-read one file; an event means "maybe changed", so compare content, not stat."""
+        old = self._memories.get(item.rel)
+        try:
+            raw = read_file(item.abs_path, item.rel, self.config.max_file_bytes)
+        except ReadFailure as failure:
+            self._forget(item.rel, delta)
+            self._failures[item.rel] = failure.diagnostic
+            return
+        self._failures.pop(item.rel, None)
+        if old is not None and old.content_hash == content_hash(raw.data):
+            return
+        memory = parse_memory(item.rel, raw, tag_field=self.config.tag_field)
+        delta.tags_moved |= self._unindex(item.rel) if old is not None else set()
+        delta.tags_moved |= self._index(memory)
+        (delta.changed if old is not None else delta.added).append(item.rel)
+
+    def _forget(self, rel: str, delta: Delta) -> None:
+        self._failures.pop(rel, None)
+        if rel in self._memories:
+            delta.tags_moved |= self._unindex(rel)
+            delta.removed.append(rel)
+
+    def _index(self, memory: Memory, *, keyword: bool = True) -> set[str]:
+        path = memory.path
+        self._memories[path] = memory
+        for chunk in memory.chunks:
+            self._chunks[(path, chunk.start_line)] = chunk
+        if keyword:
+            self._keyword.replace_path(
+                path, [((path, c.start_line), tokenize(c.text)) for c in memory.chunks]
+            )
+        self._links.set_file(path, list(memory.links))
+        if memory.date is None:
+            self._undated.add(path)
+        else:
+            bisect.insort(self._dated, (memory.date, path))
+        return self._tags.set_file(path, memory.tags)
+
+    def _unindex(self, path: str) -> set[str]:
+        memory = self._memories.pop(path)
+        for chunk in memory.chunks:
+            self._chunks.pop((path, chunk.start_line), None)
+        self._keyword.remove_path(path)
+        self._links.remove_file(path)
+        if memory.date is None:
+            self._undated.discard(path)
+        else:
+            index = bisect.bisect_left(self._dated, (memory.date, path))
+            if index < len(self._dated) and self._dated[index] == (memory.date, path):
+                del self._dated[index]
+        return self._tags.remove_file(path)
+
+    # -- queries -------------------------------------------------------------
+
+    @property
+    def memory_count(self) -> int:
+        return len(self._memories)
+
+    @property
+    def chunk_count(self) -> int:
+        return len(self._chunks)
+
+    def memory(self, path: str) -> Memory | None:
+        return self._memories.get(path)
+
+    def paths(self) -> list[str]:
+        with self._lock:
+            return sorted(self._memories)
+
+    def read_text(self, path: str) -> str:
+        """Current text of a memory (UTF-8 with replacement, newlines normalized)."""
+        from .document import decode_text
+
+        rel = to_relative(self.root, path)
+        raw = read_file(self.root / rel, rel, self.config.max_file_bytes)
+        return decode_text(raw.data)[0]
+
+    def tokenize_query(self, text: str) -> list[str]:
+        return tokenize(text)
+
+    def list_tags(
+        self, order_by: OrderBy = "file_count", order: Order | None = None
+    ) -> list[tuple[str, int]]:
+        with self._lock:
+            return self._tags.list_tags(order_by, order)
+
+    def tags_of(self, path: str) -> tuple[str, ...]:
+        return self._tags.tags_of(path)
+
+    def files_with_tag(self, tag: str) -> frozenset[str]:
+        with self._lock:
+            return self._tags.files_with(tag)
+
+    def neighbours(self, path: str, limit: int | None = None) -> Neighbours:
+        with self._lock:
+            outs = self._links.outlinks(path)
+            ins = self._links.inlinks(path)
+            if limit is not None:
+                outs, ins = outs[:limit], ins[:limit]
+            return Neighbours(
+                outlinks=[self._neighbour(e.target, e.anchors) for e in outs],
+                inlinks=[self._neighbour(e.source, e.anchors) for e in ins],
+                dangling=self._links.dangling_from(path),
+            )
+
+    def _neighbour(self, path: str, anchors: tuple[str, ...]) -> NeighbourLink:
+        memory = self._memories.get(path)
+        return NeighbourLink(
+            path=path,
+            name=memory.name if memory else None,
+            description=memory.description if memory else None,
+            anchors=anchors,
+        )
+
+    def diagnostics(self) -> list[Diagnostic]:
+        """Every problem found, per file in path order (scan, read, parse, dangling links)."""
+        with self._lock:
+            found: list[Diagnostic] = list(self._scan_diagnostics)
+            found.extend(self._failures.values())
+            for path in sorted(self._memories):
+                memory = self._memories[path]
+                found.extend(memory.diagnostics)
+                dangling = set(self._links.dangling_from(path))
+                for link in memory.links:
+                    if link.target in dangling:
+                        found.append(
+                            Diagnostic(
+                                path,
+                                link.line,
+                                "link-dangling",
+                                f"[[{link.target}]] does not name a memory in this workspace",
+                            )
+                        )
+            found.sort(key=lambda d: (d.path, d.line or 0))
+            return found
+
+    # -- search --------------------------------------------------------------
+
+    def allowed_paths(
+        self,
+        tags: Iterable[str] = (),
+        *,
+        all_tags: bool = False,
+        exclude_tags: Iterable[str] = (),
+        since: str | None = None,
+        until: str | None = None,
+        strict_dates: bool = False,
+    ) -> tuple[set[str] | None, TagFilterInfo | None, list[str]]:
+        """Paths passing the tag and date filters (None = no filter), the tag info, warnings."""
+        warnings: list[str] = []
+        try:
+            wanted = normalize_query_tags(tags)
+            excluded = normalize_query_tags(exclude_tags)
+        except TagError as exc:
+            raise SearchError(str(exc)) from None
+        start, warning = normalize_date(since, "since")
+        warnings += [warning] if warning else []
+        end, warning = normalize_date(until, "until")
+        warnings += [warning] if warning else []
+        with self._lock:
+            allowed: set[str] | None = None
+            info: TagFilterInfo | None = None
+            if wanted or excluded:
+                if wanted:
+                    allowed = (
+                        self._tags.files_all(wanted) if all_tags else self._tags.files_any(wanted)
+                    )
+                else:
+                    allowed = set(self._memories)
+                if excluded:
+                    allowed -= self._tags.files_any(excluded)
+                info = TagFilterInfo(
+                    tags=wanted,
+                    mode="all" if all_tags else "any",
+                    exclude=excluded,
+                    matched_paths=len(allowed),
+                )
+            if start or end:
+                by_date = self._paths_in_range(start, end, include_undated=not strict_dates)
+                allowed = by_date if allowed is None else allowed & by_date
+        return allowed, info, warnings
+
+    def _paths_in_range(
+        self, start: str | None, end: str | None, include_undated: bool
+    ) -> set[str]:
+        lo = bisect.bisect_left(self._dated, (start, "")) if start else 0
+        hi = bisect.bisect_right(self._dated, (end, "\uffff")) if end else len(self._dated)
+        paths = {path for _, path in self._dated[lo:hi]}
+        if include_undated:
+            paths |= self._undated
+        return paths
+
+    def search(self, query: SearchQuery) -> SearchResponse:
+        text = (query.text or "").strip()
+        if not text:
+            raise SearchError("query cannot be empty")
+        if query.limit <= 0:
+            raise SearchError(f"limit must be positive, got {query.limit}")
+        allowed, info, warnings = self.allowed_paths(
+            query.tags,
+            all_tags=query.all_tags,
+            exclude_tags=query.exclude_tags,
+            since=query.since,
+            until=query.until,
+            strict_dates=query.strict_dates,
+        )
+        tokens = tokenize(text)
+        candidates = candidate_count(query.limit)
+        with self._lock:
+            if allowed is not None and not allowed:
+                keyword = []
+            else:
+                keyword = self._keyword.top_k(tokens, candidates, allowed)
+            vector: list[tuple[tuple[str, int], float]] = []
+            ranked = apply_cutoff(
+                fuse(keyword, vector, query.vector_weight), query.min_score, query.limit
+            )
+            token_set = set(tokens)
+            hits = [self._hit(r, token_set) for r in ranked]
+            links: dict[str, Neighbours] = {}
+            if query.expand_links:
+                for path in dict.fromkeys(h.path for h in hits):
+                    links[path] = self.neighbours(path, limit=MAX_LINKS_PER_DIRECTION)
+        return SearchResponse(
+            query=text,
+            hits=hits,
+            tag_filter=info,
+            links=links,
+            counts={
+                "keyword": len(keyword),
+                "vector": len(vector),
+                "returned": len(hits),
+                "hybrid": bool(keyword) and bool(vector),
+            },
+            warnings=warnings,
+            query_tokens=tokens,
+        )
+
+    def _hit(self, ranked: Ranked, token_set: set[str]) -> SearchHit:
+        path, start = ranked.key
+        chunk = self._chunks[ranked.key]
+        memory = self._memories[path]
+        matched = tuple(t for t in dict.fromkeys(tokenize(chunk.text)) if t in token_set)
+        return SearchHit(
+            path=path,
+            start_line=start,
+            end_line=chunk.end_line,
+            score=ranked.score,
+            keyword_score=ranked.keyword_score,
+            vector_score=ranked.vector_score,
+            keyword_rank=ranked.keyword_rank,
+            vector_rank=ranked.vector_rank,
+            date=memory.date,
+            tags=memory.tags,
+            name=memory.name,
+            description=memory.description,
+            text=chunk.text,
+            matched_terms=matched,
+        )
+
+    def browse(
+        self,
+        tags: Iterable[str] = (),
+        *,
+        all_tags: bool = False,
+        exclude_tags: Iterable[str] = (),
+        since: str | None = None,
+        until: str | None = None,
+        strict_dates: bool = False,
+        limit: int = 200,
+    ) -> list[Memory]:
+        """Memories passing the filters, newest first (undated last, then by path)."""
+        allowed, _info, _warnings = self.allowed_paths(
+            tags,
+            all_tags=all_tags,
+            exclude_tags=exclude_tags,
+            since=since,
+            until=until,
+            strict_dates=strict_dates,
+        )
+        with self._lock:
+            paths = self._memories.keys() if allowed is None else allowed
+            memories = [self._memories[p] for p in paths if p in self._memories]
+        memories.sort(key=lambda m: m.path)
+        memories.sort(key=lambda m: m.date or "", reverse=True)
+        return memories[:limit]
+
+    # -- equality with a rebuild (tests, store checks) -------------------------
+
+    def fingerprint(self) -> dict[str, object]:
+        """Everything derived from files, in comparable form."""
+        with self._lock:
+            return {
+                "memories": {p: m.content_hash for p, m in self._memories.items()},
+                "tags": self._tags.snapshot(),
+                "links": self._links.snapshot(),
+                "chunks": sorted(self._chunks),
+                "keyword_docs": sorted(self._keyword.keys()),
+                "dated": list(self._dated),
+                "undated": sorted(self._undated),
+                "failures": sorted(self._failures),
+            }

@@ -1,0 +1,146 @@
+"""Wikilink parsing and the workspace link graph (networkx)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import networkx as nx
+
+from .model import Link
+
+# Mirrors ReMe's WikilinkHandler: optional `!`, target without []|# or newline,
+# optional #anchor, optional |alias.
+_WIKILINK_RE = re.compile(
+    r"""
+    !?
+    \[\[
+        (?P<target>[^\[\]\|\#\n]+?)
+        (?P<anchor>\#[^\[\]\|\n]+)?
+        (?P<alias>\|[^\[\]\n]+)?
+    \]\]
+    """,
+    re.VERBOSE,
+)
+
+
+def parse_links(body: str, first_line: int = 1) -> list[Link]:
+    """Wikilinks of a body in order of appearance, deduplicated by (target, anchor)."""
+    links: list[Link] = []
+    seen: set[tuple[str, str | None]] = set()
+    line = first_line
+    scanned_to = 0
+    for match in _WIKILINK_RE.finditer(body):
+        target = match.group("target").strip()
+        if not target:
+            continue
+        anchor_raw = match.group("anchor")
+        anchor = anchor_raw[1:].strip() if anchor_raw else None
+        key = (target, anchor)
+        if key in seen:
+            continue
+        seen.add(key)
+        line += body.count("\n", scanned_to, match.start())
+        scanned_to = match.start()
+        alias_raw = match.group("alias")
+        alias = alias_raw[1:].strip() if alias_raw else None
+        links.append(Link(target=target, anchor=anchor, alias=alias, line=line))
+    return links
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """All links from one file to one neighbour, with their anchors in order."""
+
+    source: str
+    target: str
+    anchors: tuple[str, ...]
+
+
+class LinkGraph:
+    """Directed graph of wikilinks. Nodes are paths; `memory` marks indexed memories.
+
+    Edges to paths that are not indexed memories are kept (dangling) for diagnostics but
+    never reported as neighbours.
+    """
+
+    def __init__(self) -> None:
+        self._graph: nx.DiGraph = nx.DiGraph()
+
+    def set_file(self, path: str, links: list[Link]) -> None:
+        """Replace the outgoing links of one memory (marking it as a memory node)."""
+        graph = self._graph
+        if path in graph:
+            graph.remove_edges_from(list(graph.out_edges(path)))
+        graph.add_node(path, memory=True)
+        for link in links:
+            if graph.has_edge(path, link.target):
+                anchors = graph.edges[path, link.target]["anchors"]
+            else:
+                if link.target not in graph:
+                    graph.add_node(link.target, memory=False)
+                graph.add_edge(path, link.target, anchors=[])
+                anchors = graph.edges[path, link.target]["anchors"]
+            if link.anchor:
+                anchors.append(link.anchor)
+        self._prune(path)
+
+    def remove_file(self, path: str) -> None:
+        """Forget a memory's outlinks; it stays as a dangling target if others link to it."""
+        graph = self._graph
+        if path not in graph:
+            return
+        graph.remove_edges_from(list(graph.out_edges(path)))
+        graph.nodes[path]["memory"] = False
+        self._prune(path)
+
+    def _prune(self, path: str) -> None:
+        graph = self._graph
+        for node in [path, *list(graph.successors(path))]:
+            if node in graph and not graph.nodes[node]["memory"] and graph.in_degree(node) == 0:
+                graph.remove_node(node)
+
+    def is_memory(self, path: str) -> bool:
+        return path in self._graph and bool(self._graph.nodes[path]["memory"])
+
+    def outlinks(self, path: str) -> list[Edge]:
+        """Edges to indexed memories, in order of first appearance in the file."""
+        if path not in self._graph:
+            return []
+        graph = self._graph
+        return [
+            Edge(path, target, tuple(data["anchors"]))
+            for _, target, data in graph.out_edges(path, data=True)
+            if graph.nodes[target]["memory"]
+        ]
+
+    def inlinks(self, path: str) -> list[Edge]:
+        """Edges from indexed memories to `path`, sources sorted by path."""
+        if path not in self._graph or not self._graph.nodes[path]["memory"]:
+            return []
+        graph = self._graph
+        return [
+            Edge(source, path, tuple(graph.edges[source, path]["anchors"]))
+            for source in sorted(graph.predecessors(path))
+            if graph.nodes[source]["memory"]
+        ]
+
+    def dangling_from(self, path: str) -> list[str]:
+        """Targets of `path` that are not indexed memories."""
+        if path not in self._graph:
+            return []
+        graph = self._graph
+        return [t for t in graph.successors(path) if not graph.nodes[t]["memory"]]
+
+    def snapshot(self) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+        """Outgoing edges per memory (for equality-with-rebuild checks)."""
+        graph = self._graph
+        return {
+            node: [(t, tuple(d["anchors"])) for _, t, d in graph.out_edges(node, data=True)]
+            for node, data in graph.nodes(data=True)
+            if data["memory"]
+        }
+
+    @property
+    def graph(self) -> nx.DiGraph:
+        return self._graph

@@ -1,0 +1,67 @@
+"""Plain records shared by every engine module (no behaviour beyond trivial helpers)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One thing the reference would silently drop or could not read."""
+
+    path: str
+    line: int | None
+    code: str
+    message: str
+    severity: str = "warning"  # "warning" | "error"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A searchable slice of a memory's body; lines are 1-based over the whole file."""
+
+    path: str
+    start_line: int
+    end_line: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """One `[[target#anchor|alias]]` occurrence (deduplicated by target and anchor)."""
+
+    target: str
+    anchor: str | None
+    alias: str | None
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """Everything parsed from one memory file."""
+
+    path: str
+    date: str | None
+    name: str | None
+    description: str | None
+    tags: tuple[str, ...]
+    tag_spellings: tuple[tuple[str, str], ...]
+    chunks: tuple[Chunk, ...]
+    links: tuple[Link, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    size: int
+    mtime_ns: int
+    content_hash: str
+    frontmatter_end_line: int = 0
+    body_start_line: int = 1
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)

@@ -1,0 +1,211 @@
+"""Which files are memories, safe workspace-relative paths, and dates from paths."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import stat as _stat
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from .model import Diagnostic
+
+MEMORY_ROOTS: tuple[str, ...] = ("daily", "digest")
+MEMORY_SUFFIX = ".md"
+
+
+class PathOutsideWorkspace(ValueError):
+    """A path that would leave the workspace."""
+
+
+@dataclass(frozen=True, slots=True)
+class FoundFile:
+    """A memory file found by a scan: its safe relative path and where to read it."""
+
+    rel: str
+    abs_path: Path
+
+
+def is_memory_path(rel: str, *, all_markdown: bool = False) -> bool:
+    """True when a workspace-relative POSIX path names a memory (ReMe layout by default)."""
+    if not rel.lower().endswith(MEMORY_SUFFIX):
+        return False
+    parts = rel.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        return False
+    if all_markdown:
+        return True
+    return len(parts) >= 2 and parts[0] in MEMORY_ROOTS
+
+
+def date_from_path(rel: str) -> str | None:
+    """ISO date from the second path segment (`daily/2026-03-10/x.md`, `daily/2026-03-10.md`).
+
+    Mirrors the reference: any second segment that is a date (or a date + `.md`) counts,
+    validated with `date.fromisoformat`.
+    """
+    parts = rel.split("/")
+    if len(parts) < 2:
+        return None
+    segment = parts[1]
+    candidate = segment.rsplit(".", 1)[0] if "." in segment else segment
+    if candidate != segment and not segment.endswith(".md"):
+        return None
+    try:
+        return _dt.date.fromisoformat(candidate).isoformat()
+    except ValueError:
+        return None
+
+
+def to_relative(root: Path, path: str | os.PathLike[str]) -> str:
+    """A safe workspace-relative POSIX path for `path` (absolute or relative to root).
+
+    Raises PathOutsideWorkspace for `..` escapes or absolute paths outside the root.
+    Symlinks are not resolved here: the scanner decides whether to follow them.
+    """
+    raw = os.fspath(path)
+    candidate = Path(raw)
+    if candidate.is_absolute():
+        try:
+            rel_path = candidate.relative_to(root)
+        except ValueError:
+            raise PathOutsideWorkspace(f"{raw} is outside the workspace {root}") from None
+        rel = rel_path.as_posix()
+    else:
+        rel = PurePosixPath(raw.replace("\\", "/")).as_posix()
+    parts = [p for p in rel.split("/") if p not in ("", ".")]
+    if any(p == ".." for p in parts):
+        raise PathOutsideWorkspace(f"{raw} leaves the workspace")
+    return "/".join(parts)
+
+
+def resolves_inside(root_real: str, path: str | os.PathLike[str]) -> bool:
+    """True when the fully resolved `path` lies inside the (already resolved) root."""
+    try:
+        real = os.path.realpath(path, strict=True)
+    except (OSError, RuntimeError):
+        return False
+    return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
+
+
+DiagnosticSink = Callable[[Diagnostic], None]
+
+
+def scan(
+    root: Path,
+    *,
+    start: str = "",
+    all_markdown: bool = False,
+    on_diagnostic: DiagnosticSink | None = None,
+) -> Iterator[FoundFile]:
+    """Yield every memory under `root` (or under the relative directory `start`).
+
+    Never follows a symlink that resolves outside the workspace; detects symlink loops;
+    unreadable directories and vanished entries become diagnostics, never exceptions.
+    """
+    report = on_diagnostic or (lambda _d: None)
+    root_real = os.path.realpath(root)
+    tops = [start] if start else ([""] if all_markdown else list(MEMORY_ROOTS))
+    for top in tops:
+        top_abs = root / top if top else root
+        yield from _walk(root_real, top_abs, top, all_markdown, set(), report)
+
+
+def _walk(
+    root_real: str,
+    dir_abs: Path,
+    dir_rel: str,
+    all_markdown: bool,
+    ancestors: set[tuple[int, int]],
+    report: DiagnosticSink,
+) -> Iterator[FoundFile]:
+    try:
+        st = os.stat(dir_abs)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        report(
+            Diagnostic(
+                dir_rel or ".",
+                None,
+                "unreadable-dir",
+                f"cannot open directory: {exc.strerror}",
+                "error",
+            )
+        )
+        return
+    identity = (st.st_dev, st.st_ino)
+    if identity in ancestors:
+        report(
+            Diagnostic(
+                dir_rel,
+                None,
+                "symlink-loop",
+                "symlink loop: this directory links back to one of its parents; not followed",
+            )
+        )
+        return
+    ancestors = ancestors | {identity}
+    try:
+        with os.scandir(dir_abs) as it:
+            entries = sorted(it, key=lambda e: e.name)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        report(
+            Diagnostic(
+                dir_rel or ".",
+                None,
+                "unreadable-dir",
+                f"cannot list directory: {exc.strerror}",
+                "error",
+            )
+        )
+        return
+    for entry in entries:
+        rel = f"{dir_rel}/{entry.name}" if dir_rel else entry.name
+        try:
+            is_link = entry.is_symlink()
+            if is_link and not resolves_inside(root_real, entry.path):
+                if os.path.lexists(entry.path) and not _is_broken_or_loop(entry.path):
+                    report(
+                        Diagnostic(
+                            rel,
+                            None,
+                            "symlink-outside",
+                            "symlink points outside the workspace; not followed",
+                        )
+                    )
+                elif _is_loop(entry.path):
+                    report(Diagnostic(rel, None, "symlink-loop", "symlink loop; not followed"))
+                continue
+            mode = os.stat(entry.path).st_mode
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            if getattr(exc, "errno", None) == 40:  # ELOOP
+                report(Diagnostic(rel, None, "symlink-loop", "symlink loop; not followed"))
+            else:
+                report(Diagnostic(rel, None, "unreadable", f"cannot stat: {exc.strerror}", "error"))
+            continue
+        if _stat.S_ISDIR(mode):
+            yield from _walk(root_real, Path(entry.path), rel, all_markdown, ancestors, report)
+        elif _stat.S_ISREG(mode) and is_memory_path(rel, all_markdown=all_markdown):
+            yield FoundFile(rel, Path(entry.path))
+
+
+def _is_loop(path: str) -> bool:
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return getattr(exc, "errno", None) == 40
+    return False
+
+
+def _is_broken_or_loop(path: str) -> bool:
+    try:
+        os.stat(path)
+    except OSError:
+        return True
+    return False

@@ -1,0 +1,114 @@
+"""Incremental `apply` always ends equal to a fresh rebuild of the files."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from reme_tui.engine.engine import Engine
+from reme_tui.engine.search import SearchQuery
+from tests.helpers import memory, write_workspace
+
+WORDS = ["budget", "atlas", "launch", "alice", "review", "plan", "risk", "vendor"]
+TAGS = ["alice", "Bob", "project_atlas", "Project Atlas", "acme"]
+SLOTS = [
+    "daily/2026-03-01/a.md",
+    "daily/2026-03-01/b.md",
+    "daily/2026-03-02.md",
+    "digest/wiki/x.md",
+    "digest/wiki/deep/y.md",
+    "digest/personal/z.md",
+]
+
+
+def assert_equals_rebuild(engine: Engine) -> None:
+    fresh = Engine.open(engine.root)
+    assert engine.fingerprint() == fresh.fingerprint()
+    for word in WORDS[:3]:
+        query = SearchQuery(text=word, limit=20)
+        ours = [(h.path, h.start_line, round(h.score, 9)) for h in engine.search(query).hits]
+        theirs = [(h.path, h.start_line, round(h.score, 9)) for h in fresh.search(query).hits]
+        assert ours == theirs
+
+
+def test_add_modify_delete_return_deltas(tmp_path: Path) -> None:
+    write_workspace(tmp_path, {"digest/wiki/a.md": memory("budget\n", tags=["alice"])})
+    engine = Engine.open(tmp_path)
+    write_workspace(tmp_path, {"digest/wiki/b.md": memory("budget two\n", tags=["bob"])})
+    delta = engine.apply(["digest/wiki/b.md"])
+    assert delta.added == ["digest/wiki/b.md"] and delta.tags_moved == {"bob"}
+    write_workspace(tmp_path, {"digest/wiki/a.md": memory("budget again\n", tags=["carol"])})
+    delta = engine.apply([tmp_path / "digest/wiki/a.md"])
+    assert delta.changed == ["digest/wiki/a.md"] and delta.tags_moved == {"alice", "carol"}
+    (tmp_path / "digest/wiki/b.md").unlink()
+    delta = engine.apply(["digest/wiki/b.md"])
+    assert delta.removed == ["digest/wiki/b.md"] and delta.tags_moved == {"bob"}
+    assert engine.apply(["digest/wiki/a.md"]).is_empty  # unchanged file: no delta
+    assert_equals_rebuild(engine)
+
+
+def test_directory_delete_and_rename(tmp_path: Path) -> None:
+    write_workspace(
+        tmp_path,
+        {f"digest/wiki/team/{i}.md": memory(f"plan {i}\n", tags=["alice"]) for i in range(5)},
+    )
+    engine = Engine.open(tmp_path)
+    (tmp_path / "digest/wiki/team").rename(tmp_path / "digest/wiki/crew")
+    delta = engine.apply(["digest/wiki/team", "digest/wiki/crew"])
+    assert len(delta.removed) == 5 and len(delta.added) == 5
+    shutil.rmtree(tmp_path / "digest/wiki/crew")
+    delta = engine.apply([tmp_path / "digest/wiki/crew"])
+    assert len(delta.removed) == 5 and engine.memory_count == 0
+    assert_equals_rebuild(engine)
+
+
+def test_ignores_non_memories_and_paths_outside(tmp_path: Path) -> None:
+    engine = Engine.open(write_workspace(tmp_path, {"notes/a.md": "budget\n"}))
+    assert engine.apply(["notes/a.md", "../escape.md", "/etc/passwd"]).is_empty
+
+
+def test_apply_root_rescans_everything(tmp_path: Path) -> None:
+    engine = Engine.open(write_workspace(tmp_path, {"digest/a.md": memory("x\n")}))
+    write_workspace(tmp_path, {"daily/2026-01-01/b.md": memory("y\n")})
+    (tmp_path / "digest/a.md").unlink()
+    delta = engine.apply([tmp_path])
+    assert delta.added == ["daily/2026-01-01/b.md"] and delta.removed == ["digest/a.md"]
+
+
+operation = st.tuples(
+    st.sampled_from(["write", "delete", "rename", "rmdir"]),
+    st.sampled_from(SLOTS),
+    st.sampled_from(SLOTS),
+    st.lists(st.sampled_from(WORDS), min_size=0, max_size=8),
+    st.lists(st.sampled_from(TAGS), max_size=4),
+    st.booleans(),
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(ops=st.lists(operation, min_size=1, max_size=12))
+def test_random_interleavings_equal_rebuild(tmp_path_factory, ops) -> None:
+    root = tmp_path_factory.mktemp("ws")
+    engine = Engine.open(root)
+    for kind, slot, other, words, tags, link in ops:
+        path = root / slot
+        touched = [slot]
+        if kind == "write":
+            body = " ".join(words) + (f"\n[[{other}]]\n" if link else "\n")
+            write_workspace(root, {slot: memory(body, tags=tags)})
+        elif kind == "delete" and path.exists():
+            path.unlink()
+        elif kind == "rename" and path.exists() and slot != other:
+            (root / other).parent.mkdir(parents=True, exist_ok=True)
+            path.replace(root / other)
+            touched.append(other)
+        elif kind == "rmdir" and path.parent.exists() and path.parent != root:
+            shutil.rmtree(path.parent)
+            touched = [str(Path(slot).parent)]
+        engine.apply(touched)
+    assert_equals_rebuild(engine)

@@ -1,0 +1,46 @@
+"""The engine and the headless CLI must never pull in the UI toolkit."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+MODULES = [
+    "reme_tui.engine.engine",
+    "reme_tui.engine.document",
+    "reme_tui.engine.search",
+    "reme_tui.engine.keyword",
+    "reme_tui.engine.links",
+    "reme_tui.engine.tags",
+    "reme_tui.engine.workspace",
+    "reme_tui.cli",
+]
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_module_does_not_import_textual(module: str) -> None:
+    code = (
+        f"import sys, {module}\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich'))\n"
+        "print(','.join(bad))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_headless_query_run_does_not_import_textual(tmp_path: Path) -> None:
+    (tmp_path / "daily").mkdir()
+    (tmp_path / "daily" / "2026-01-01.md").write_text("budget review\n", encoding="utf-8")
+    code = (
+        "import sys\n"
+        "from reme_tui.cli import main\n"
+        f"rc = main([{str(tmp_path)!r}, '--query', 'budget', '--json'])\n"
+        "assert rc == 0\n"
+        "for flag in ('--list-tags', '--diagnostics'):\n"
+        f"    assert main([{str(tmp_path)!r}, flag]) == 0\n"
+        "assert 'textual' not in sys.modules and 'rich' not in sys.modules, sorted(sys.modules)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
