@@ -20,6 +20,8 @@ from .model import Diagnostic, Memory
 from .tags import MAX_TAG_LENGTH, MAX_TAGS_PER_FILE, judge_tag
 from .workspace import date_from_path
 
+_CSafeLoader = getattr(yaml, "CSafeLoader", None)
+
 DEFAULT_TAG_FIELD = "memory_tags"
 DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
 _BINARY_SNIFF_BYTES = 8192
@@ -174,7 +176,7 @@ def _load_frontmatter(rel: str, yaml_text: str | None) -> tuple[dict[str, Any], 
     if yaml_text is None:
         return {}, []
     try:
-        data = yaml.safe_load(yaml_text.strip()) or {}
+        data = _safe_load(yaml_text.strip()) or {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 2
@@ -220,6 +222,20 @@ def _load_frontmatter(rel: str, yaml_text: str | None) -> tuple[dict[str, Any], 
                 )
             ]
     return data, []
+
+
+def _safe_load(text: str) -> Any:
+    """ReMe's `yaml.safe_load`, ~10x faster through libyaml when it is available.
+
+    On any libyaml error the pure-Python loader (the reference's) decides, so which
+    frontmatter is voided, and the error reported, stay exactly the reference's.
+    """
+    if _CSafeLoader is None:
+        return yaml.safe_load(text)
+    try:
+        return yaml.load(text, Loader=_CSafeLoader)
+    except yaml.YAMLError:
+        return yaml.safe_load(text)
 
 
 def _extract_tags(

@@ -1,0 +1,1 @@
+"""`make bench`: generated workspaces at several sizes and a table of medians."""

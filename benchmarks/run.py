@@ -1,0 +1,143 @@
+"""Print a table of medians at several workspace sizes (`make bench`).
+
+Each size runs in its own subprocess so peak RSS is that size's alone. Workspaces are
+generated once under benchmarks/.workspaces/ (git-ignored) and reused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from benchmarks.generate import COMMON, generate
+
+HERE = Path(__file__).parent
+WORKSPACES = HERE / ".workspaces"
+DEFAULT_SIZES = (1_000, 10_000, 50_000)
+
+
+def timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return (time.perf_counter() - start) * 1000
+
+
+def percentile(values: list[float], pct: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(pct / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def measure(size: int) -> dict[str, float]:
+    """All engine figures for one workspace size (run inside a fresh process)."""
+    from reme_tui.engine.engine import Engine
+    from reme_tui.engine.search import SearchQuery
+
+    root = generate(WORKSPACES / f"ws-{size}", size)
+    rows: dict[str, float] = {}
+    opens = []
+    engine = None
+    for _ in range(1 if size >= 50_000 else 3):
+        start = time.perf_counter()
+        engine = Engine.open(root)
+        opens.append(time.perf_counter() - start)
+    assert engine is not None
+    rows["memories"] = engine.memory_count
+    rows["chunks"] = engine.chunk_count
+    rows["cold open (s)"] = statistics.median(opens)
+
+    rng = random.Random(1)
+    words = [w for w in COMMON] + ["kalo", "mido", "rento", "sador"]
+    queries = [" ".join(rng.sample(words, 2)) for _ in range(200)]
+    top_tags = [tag for tag, _ in engine.list_tags()[:5]]
+    for label, extra in (
+        ("no filter", {}),
+        ("tag filter", {"tags": top_tags[:2]}),
+        ("date filter", {"since": "2024-06-01", "until": "2024-12-31"}),
+    ):
+        times = [
+            timed(lambda q=q, x=extra: engine.search(SearchQuery(text=q, **x))) for q in queries
+        ]
+        rows[f"query {label} p50 (ms)"] = statistics.median(times)
+        rows[f"query {label} p95 (ms)"] = percentile(times, 95)
+
+    target = sorted(engine.paths())[size // 2]
+    path = root / target
+    original = path.read_text(encoding="utf-8")
+    update_times = []
+    for i in range(30):
+        path.write_text(original + f"\nupdate {i} budget\n", encoding="utf-8")
+        update_times.append(timed(lambda: engine.apply([target])))
+    path.write_text(original, encoding="utf-8")
+    engine.apply([target])
+    rows["one-file update (ms)"] = statistics.median(update_times)
+    rows["peak RSS (MB)"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rows.update(rank_bm25_ratio(engine, queries[:20], rows["query no filter p50 (ms)"]))
+    return rows
+
+
+def rank_bm25_ratio(engine, queries: list[str], ours_ms: float) -> dict[str, float]:
+    """rank-bm25's BM25Okapi query time on the same chunk tokens, and the ratio to ours."""
+    from rank_bm25 import BM25Okapi
+
+    from reme_tui.engine.tokenize import tokenize
+
+    corpus = [tokenize(chunk.text) for p in engine.paths() for chunk in engine.memory(p).chunks]
+    bm25 = BM25Okapi(corpus)
+    times = [timed(lambda q=q: bm25.get_scores(tokenize(q))) for q in queries]
+    ref = statistics.median(times)
+    return {"rank-bm25 query p50 (ms)": ref, "rank-bm25 / ours": ref / ours_ms if ours_ms else 0.0}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)))
+    parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.one:
+        print(json.dumps(measure(args.one)))
+        return 0
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    results: dict[int, dict[str, float]] = {}
+    for size in sizes:
+        print(f"measuring {size} memories ...", file=sys.stderr, flush=True)
+        out = subprocess.run(
+            [sys.executable, "-m", "benchmarks.run", "--one", str(size)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        results[size] = json.loads(out.stdout.strip().splitlines()[-1])
+    print_table(results)
+    return 0
+
+
+def print_table(results: dict[int, dict[str, float]]) -> None:
+    sizes = list(results)
+    metrics = list(dict.fromkeys(k for r in results.values() for k in r))
+    header = "| metric | " + " | ".join(f"{s:,} memories" for s in sizes) + " |"
+    print(header)
+    print("|" + "---|" * (len(sizes) + 1))
+    for metric in metrics:
+        cells = [format_value(results[s].get(metric)) for s in sizes]
+        print(f"| {metric} | " + " | ".join(cells) + " |")
+
+
+def format_value(value: float | None) -> str:
+    if value is None:
+        return "-"
+    if value >= 100 or float(value).is_integer():
+        return f"{value:,.0f}"
+    return f"{value:.2f}" if value >= 1 else f"{value:.3f}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
