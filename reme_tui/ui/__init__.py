@@ -1,0 +1,1 @@
+"""The Textual user interface of reme-tui (imports the engine, never the reverse)."""

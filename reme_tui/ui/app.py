@@ -1,0 +1,330 @@
+"""RemeApp: themes, keymap, the command palette, and the index/watcher workers.
+
+``make_app`` is the one factory the CLI (through ``run_app``) and the tests share.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import os
+import shlex
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+from typing import ClassVar
+
+from textual import work
+from textual.app import App, SuspendNotSupported
+from textual.binding import Binding, BindingType
+from textual.theme import Theme
+
+from reme_tui.config import Settings, load_settings, save_theme, user_themes_dir
+from reme_tui.engine.engine import Engine, EngineConfig, WorkspaceError
+from reme_tui.ui.commands import Command, RemeCommands
+from reme_tui.ui.messages import IndexBuilt, IndexProgress, IndexUpdated
+from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
+from reme_tui.ui.screens.help import HelpScreen
+from reme_tui.ui.screens.main import MainScreen
+from reme_tui.ui.themes import BUNDLED_THEMES_DIR, load_themes
+from reme_tui.ui.watcher import watch_changes
+from reme_tui.ui.widgets.search_bar import SearchBar
+from reme_tui.ui.widgets.tag_sidebar import TagSidebar
+
+DEFAULT_THEME = "reme-dusk"
+_LINE_EDITORS = {"vi", "vim", "nvim", "nano", "emacs", "micro", "hx", "kak", "helix", "joe"}
+
+Clock = Callable[[], dt.datetime]
+
+
+class RemeApp(App[None]):
+    """A terminal browser for one ReMe memory workspace."""
+
+    CSS_PATH = "reme.tcss"
+    TITLE = "reme-tui"
+    COMMANDS = App.COMMANDS | {RemeCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit"),
+    ]
+
+    def __init__(
+        self,
+        engine: Engine,
+        settings: Settings,
+        *,
+        theme: str | None = None,
+        watch: bool | None = None,
+        build: bool = True,
+        clock: Clock | None = None,
+        theme_dirs: Iterable[Path] | None = None,
+        persist_theme: bool = True,
+    ) -> None:
+        super().__init__()
+        self.engine = engine
+        self.settings = settings
+        self.watch_enabled = settings.index.watch if watch is None else watch
+        self.build_enabled = build
+        self.clock: Clock = clock or dt.datetime.now
+        self.persist_theme = persist_theme
+        self.build_cancel = threading.Event()
+        self.watch_stop = asyncio.Event()
+        self.main_screen = MainScreen()
+        self.startup_notes: list[tuple[str, str]] = []
+        dirs = (
+            list(theme_dirs) if theme_dirs is not None else [BUNDLED_THEMES_DIR, user_themes_dir()]
+        )
+        loaded = load_themes(*dirs)
+        self.reme_themes: list[str] = []
+        for loaded_theme in loaded.themes:
+            self.register_theme(loaded_theme)
+            self.reme_themes.append(loaded_theme.name)
+        for error in loaded.errors:
+            self.startup_notes.append((f"Theme skipped: {error}", "warning"))
+        for warning in settings.warnings:
+            self.startup_notes.append((f"Config: {warning}", "warning"))
+        self.requested_theme = theme or settings.theme
+        if settings.keymap:
+            self.set_keymap(settings.keymap)
+
+    # -- lifecycle ----------------------------------------------------------
+
+    def get_default_screen(self) -> MainScreen:
+        return self.main_screen
+
+    def on_mount(self) -> None:
+        self._apply_theme(self.requested_theme)
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        for message, severity in self.startup_notes:
+            self.notify(message, severity=severity, timeout=8)  # type: ignore[arg-type]
+        if self.build_enabled:
+            self.build_index()
+        if self.watch_enabled:
+            self.watch_workspace()
+
+    def on_unmount(self) -> None:
+        self.build_cancel.set()
+        self.watch_stop.set()
+
+    def _apply_theme(self, name: str) -> None:
+        if name in self.available_themes:
+            self.theme = name
+            return
+        self.notify(f"Unknown theme {name!r}; using {DEFAULT_THEME}", severity="warning")
+        if DEFAULT_THEME in self.available_themes:
+            self.theme = DEFAULT_THEME
+
+    def _theme_changed(self, theme: Theme) -> None:
+        if not self.persist_theme or theme.name == self.settings.theme:
+            return
+        try:
+            save_theme(theme.name, self.settings.config_path)
+        except OSError as error:
+            self.notify(f"Could not save the theme: {error}", severity="warning")
+            return
+        self.settings = replace(self.settings, theme=theme.name)
+
+    def now(self) -> str:
+        return self.clock().strftime("%H:%M:%S")
+
+    # -- workers ------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="index", name="index")
+    def build_index(self) -> None:
+        """The first full scan, in a thread; the screen paints before it finishes."""
+        screen = self.main_screen
+        started = time.perf_counter()
+        try:
+            self.engine.build(
+                progress=lambda done, total: screen.post_message(IndexProgress(done, total)),
+                cancel=self.build_cancel,
+            )
+        except (OSError, WorkspaceError) as error:
+            screen.post_message(IndexBuilt(time.perf_counter() - started, error=str(error)))
+            return
+        if not self.build_cancel.is_set():
+            screen.post_message(IndexBuilt(time.perf_counter() - started))
+
+    @work(exclusive=True, group="watcher", name="watcher")
+    async def watch_workspace(self) -> None:
+        """Live updates: apply each batch of file changes and tell the screen."""
+        pending: list[str] = []
+        async for batch in watch_changes(self.engine.root, self.watch_stop):
+            pending.extend(batch)
+            if not self.engine.is_built:
+                continue  # the build in progress will see these files
+            changes, pending = pending, []
+            await self.apply_changes(changes)
+
+    async def apply_changes(self, changes: list[str]) -> None:
+        """Route changed paths through the engine and refresh what the delta touches."""
+        delta = await asyncio.to_thread(self.engine.apply, changes)
+        if not delta.is_empty:
+            self.main_screen.post_message(IndexUpdated(delta))
+
+    # -- actions used by the screen ----------------------------------------
+
+    def open_in_editor(self, path: str, line: int | None = None) -> None:
+        """Suspend the app, run $VISUAL/$EDITOR on the memory, then re-read it."""
+        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+        command = shlex.split(editor)
+        if line and Path(command[0]).name in _LINE_EDITORS:
+            command.append(f"+{line}")
+        command.append(str(self.engine.root / path))
+        try:
+            with self.suspend():
+                subprocess.run(command, check=False)
+        except SuspendNotSupported:
+            self.notify("This terminal cannot suspend the app for an editor", severity="error")
+            return
+        except OSError as error:
+            self.notify(f"Could not run {command[0]}: {error}", severity="error")
+            return
+        self.refresh()
+        self.run_worker(self.apply_changes([path]), group="apply")
+
+    def open_tag_editor(self, path: str | None) -> None:
+        """Hook for issue #5 (inline tag editor); `t` lands here."""
+        if path is None:
+            self.notify("Open a memory first", severity="warning")
+            return
+        self.notify("Tag editing is not available yet", severity="information")
+
+    def open_tag_dupes(self) -> None:
+        """Hook for issue #6 (near-duplicate tag review); `d` lands here."""
+        self.notify("Duplicate-tag review is not available yet", severity="information")
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen(self.key_table()))
+
+    def action_diagnostics(self) -> None:
+        if isinstance(self.screen, DiagnosticsScreen):
+            return
+        self.push_screen(DiagnosticsScreen(self.engine.diagnostics()), self._diagnostic_chosen)
+
+    def _diagnostic_chosen(self, path: str | None) -> None:
+        if path is not None:
+            self.main_screen.open_memory(path)
+
+    def action_reindex(self) -> None:
+        self.build_index()
+
+    def key_table(self) -> list[tuple[str, str, str]]:
+        """(keys, description, binding id) for every binding, as remapped by the keymap."""
+        rows: list[tuple[str, str, str]] = []
+        for binding in [*MainScreen.BINDINGS, *self.BINDINGS]:
+            if not isinstance(binding, Binding) or not binding.id:
+                continue
+            keys = self.settings.keymap.get(binding.id, binding.key)
+            display = ", ".join(
+                self.get_key_display(replace(binding, key=key.strip())) for key in keys.split(",")
+            )
+            rows.append((display, binding.description, binding.id))
+        rows.append(("ctrl+p", "Command palette", "command_palette"))
+        return rows
+
+    def palette_commands(self) -> list[Command]:
+        """Every action, for the command palette."""
+        screen = self.main_screen
+        commands: list[Command] = []
+        for binding in MainScreen.BINDINGS:
+            if not isinstance(binding, Binding) or binding.id in {"leave_input", None}:
+                continue
+            keys = self.settings.keymap.get(binding.id, binding.key)
+            help_text = f"{binding.tooltip or binding.description} ({keys})"
+            commands.append(
+                (binding.description, help_text, partial(self.run_action, binding.action, screen))
+            )
+        for pane in ("search", "tags", "results", "preview", "links"):
+            commands.append(
+                (
+                    f"Focus {pane}",
+                    f"Move the cursor to the {pane} pane",
+                    partial(screen.action_focus_pane, pane),
+                )
+            )
+        sidebar = screen.query_one(TagSidebar)
+        search_bar = screen.query_one(SearchBar)
+        commands += [
+            ("Sort tags by name / count", "Switch the tag sidebar order", sidebar.toggle_sort),
+            (
+                "Match ANY / ALL tags",
+                "Switch how several tag chips combine",
+                search_bar.action_toggle_all,
+            ),
+            (
+                "Clear search and filters",
+                "Empty the query, chips and dates",
+                screen.action_clear_search,
+            ),
+            (
+                "Show diagnostics",
+                "What ReMe would silently drop, per file",
+                self.action_diagnostics,
+            ),
+            ("Toggle sidebar", "Show or hide the tag sidebar", screen.action_toggle_sidebar),
+            ("Re-index workspace", "Scan every file again", self.action_reindex),
+        ]
+        for name in sorted(self.available_themes):
+            mark = " (current)" if name == self.theme else ""
+            commands.append(
+                (
+                    f"Theme: {name}{mark}",
+                    "Switch theme (remembered)",
+                    partial(setattr, self, "theme", name),
+                )
+            )
+        return commands
+
+
+def make_app(
+    workspace: Path,
+    config: Settings | None = None,
+    *,
+    engine: Engine | None = None,
+    theme: str | None = None,
+    watch: bool | None = None,
+    build: bool = True,
+    clock: Clock | None = None,
+    theme_dirs: Iterable[Path] | None = None,
+    persist_theme: bool = True,
+) -> RemeApp:
+    """Build the app for ``workspace``; tests pass ``watch=False`` and a fixed ``clock``."""
+    settings = config or load_settings()
+    if engine is None:
+        engine = Engine.create(workspace, EngineConfig(tag_field=settings.index.tag_field))
+    return RemeApp(
+        engine,
+        settings,
+        theme=theme,
+        watch=watch,
+        build=build,
+        clock=clock,
+        theme_dirs=theme_dirs,
+        persist_theme=persist_theme,
+    )
+
+
+def run_app(
+    workspace: Path,
+    theme: str | None = None,
+    config_path: Path | None = None,
+    *,
+    watch: bool | None = None,
+    engine: Engine | None = None,
+) -> int:
+    """Run the terminal app; returns the process exit code (2 for a bad workspace)."""
+    settings = load_settings(config_path)
+    try:
+        app = make_app(workspace, settings, engine=engine, theme=theme, watch=watch)
+    except WorkspaceError as error:
+        print(f"reme-tui: {error}", file=sys.stderr)
+        return 2
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,96 @@
+"""One row of the results list, built from a search hit or a browsed memory."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+# A word character the tokenizer would glue to a term (CJK ideographs are split apart).
+_WORD = r"[^\W\u4e00-\u9fff]"
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    path: str
+    start_line: int | None
+    end_line: int | None
+    date: str | None
+    tags: tuple[str, ...]
+    name: str | None
+    description: str | None
+    text: str
+    score: float | None = None
+    keyword_score: float | None = None
+    vector_score: float | None = None
+    keyword_rank: int | None = None
+    vector_rank: int | None = None
+    matched_terms: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        """A stable id for keeping the selection across refreshes."""
+        return f"{self.path}:{self.start_line or 0}"
+
+    @classmethod
+    def from_hit(cls, hit: Any) -> ResultRow:
+        return cls(
+            path=hit.path,
+            start_line=hit.start_line,
+            end_line=hit.end_line,
+            date=hit.date,
+            tags=tuple(hit.tags),
+            name=hit.name,
+            description=hit.description,
+            text=hit.text,
+            score=hit.score,
+            keyword_score=hit.keyword_score,
+            vector_score=hit.vector_score,
+            keyword_rank=hit.keyword_rank,
+            vector_rank=hit.vector_rank,
+            matched_terms=tuple(hit.matched_terms),
+        )
+
+    @classmethod
+    def from_memory(cls, memory: Any) -> ResultRow:
+        first = memory.chunks[0] if memory.chunks else None
+        return cls(
+            path=memory.path,
+            start_line=first.start_line if first else None,
+            end_line=first.end_line if first else None,
+            date=memory.date,
+            tags=tuple(memory.tags),
+            name=memory.name,
+            description=memory.description,
+            text=first.text if first else "",
+        )
+
+
+def term_pattern(terms: list[str] | tuple[str, ...]) -> re.Pattern[str] | None:
+    """A case-insensitive regex matching the query terms the way the tokenizer splits words."""
+    parts: list[str] = []
+    for term in sorted(set(terms), key=len, reverse=True):
+        if not term:
+            continue
+        if _CJK.fullmatch(term):
+            parts.append(re.escape(term))
+        else:
+            parts.append(rf"(?<!{_WORD}){re.escape(term)}(?!{_WORD})")
+    if not parts:
+        return None
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+def snippet(text: str, pattern: re.Pattern[str] | None, width: int = 240) -> str:
+    """A one-line excerpt of ``text`` around the first matched term."""
+    flat = " ".join(text.split())
+    if not flat:
+        return ""
+    start = 0
+    if pattern is not None:
+        match = pattern.search(flat)
+        if match and match.start() > width // 3:
+            start = flat.rfind(" ", 0, match.start() - width // 4) + 1
+    excerpt = flat[start : start + width]
+    return ("…" if start else "") + excerpt

@@ -1,0 +1,63 @@
+"""The diagnostics list: what ReMe would silently drop, per file. Enter opens the file."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Label
+
+
+class DiagnosticsScreen(ModalScreen[str | None]):
+    """Dismisses with the chosen path (to open it) or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "dismiss", "Close", id="diagnostics.close"),
+        Binding("j", "cursor_down", "Down", show=False, id="diagnostics.down"),
+        Binding("k", "cursor_up", "Up", show=False, id="diagnostics.up"),
+    ]
+
+    def __init__(self, diagnostics: list[Any]) -> None:
+        super().__init__()
+        self.diagnostics = diagnostics
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="diagnostics-body"):
+            count = len(self.diagnostics)
+            files = len({d.path for d in self.diagnostics})
+            yield Label(
+                f"{count} diagnostics in {files} files — Enter opens the memory, Esc closes",
+                id="diagnostics-title",
+            )
+            yield DataTable(id="diagnostics-table", cursor_type="row", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("Path", "Line", "Kind", "Message")
+        for index, diagnostic in enumerate(self.diagnostics):
+            table.add_row(
+                diagnostic.path,
+                "" if diagnostic.line is None else str(diagnostic.line),
+                diagnostic.code,
+                diagnostic.message,
+                key=str(index),
+            )
+        table.focus()
+
+    def action_cursor_down(self) -> None:
+        self.query_one(DataTable).action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        self.query_one(DataTable).action_cursor_up()
+
+    def action_dismiss(self) -> None:
+        self.dismiss(None)
+
+    @on(DataTable.RowSelected)
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        index = int(event.row_key.value or 0)
+        self.dismiss(self.diagnostics[index].path)

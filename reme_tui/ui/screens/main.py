@@ -1,0 +1,445 @@
+"""The main screen: tag sidebar, search bar, results, preview, links and status bar.
+
+Engine calls run in workers (threads); they post messages and the handlers here change
+widgets. A newer search or preview load cancels the stale one (exclusive worker groups).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.events import Resize
+from textual.screen import Screen
+from textual.widgets import Footer, Input
+
+from reme_tui.engine.search import SearchError, SearchQuery
+from reme_tui.ui.history import History, Visit
+from reme_tui.ui.messages import (
+    IndexBuilt,
+    IndexProgress,
+    IndexUpdated,
+    MetaReady,
+    OpenMemory,
+    PreviewReady,
+    ResultsReady,
+    TagChosen,
+)
+from reme_tui.ui.query import SearchState
+from reme_tui.ui.rows import ResultRow
+from reme_tui.ui.widgets.neighbours import NeighboursList
+from reme_tui.ui.widgets.preview import Preview, PreviewData, PreviewScroll, render_markdown
+from reme_tui.ui.widgets.results import ResultList, ResultsPane
+from reme_tui.ui.widgets.search_bar import QueryInput, SearchBar
+from reme_tui.ui.widgets.status_bar import DiagnosticsLabel, StatusBar
+from reme_tui.ui.widgets.tag_sidebar import TagList, TagSidebar
+
+if TYPE_CHECKING:
+    from reme_tui.ui.app import RemeApp
+
+NARROW_WIDTH = 110
+SHORT_HEIGHT = 30
+FAST_SEARCH_MS = 25.0
+
+
+@dataclass(frozen=True, slots=True)
+class Computed:
+    rows: list[ResultRow]
+    terms: list[str]
+    mode: str
+    error: str | None
+    warnings: list[str]
+    hybrid: bool
+
+
+class MainScreen(Screen[None]):
+    """Everything a person needs to look inside the memory, on one screen."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "focus_search", "Search", id="focus_search"),
+        Binding("tab", "app.focus_next", "Next pane", show=False, id="focus_next"),
+        Binding("shift+tab", "app.focus_previous", "Prev pane", show=False, id="focus_previous"),
+        Binding("left_square_bracket", "back", "Back", id="back"),
+        Binding("right_square_bracket", "forward", "Forward", id="forward"),
+        Binding("e", "edit", "Edit", id="edit"),
+        Binding("y", "copy_path", "Copy path", id="copy_path"),
+        Binding("t", "edit_tags", "Tags", id="edit_tags"),
+        Binding("d", "tag_dupes", "Dupes", id="tag_dupes"),
+        Binding("exclamation_mark", "diagnostics", "Diagnostics", show=False, id="diagnostics"),
+        Binding("ctrl+b", "toggle_sidebar", "Sidebar", show=False, id="toggle_sidebar"),
+        Binding("ctrl+l", "clear_search", "Clear search", show=False, id="clear_search"),
+        Binding("escape", "leave_input", "Leave input", show=False, id="leave_input"),
+        Binding("question_mark", "app.help", "Help", id="help"),
+        Binding("q", "app.quit", "Quit", id="quit"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.history = History()
+        self.search_serial = 0
+        self.preview_serial = 0
+        self.last_search_ms = 0.0
+        self.sidebar_hidden = False
+        self.state = SearchState()
+
+    @property
+    def reme(self) -> RemeApp:
+        return self.app  # type: ignore[return-value]
+
+    # -- layout -------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield SearchBar(id="search-bar")
+        with Horizontal(id="body"):
+            yield TagSidebar(id="sidebar")
+            yield ResultsPane(id="results")
+            with Vertical(id="right"):
+                yield Preview(id="preview")
+                yield NeighboursList(id="neighbours")
+        yield StatusBar(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        status = self.query_one(StatusBar)
+        status.set_workspace(self._workspace_label())
+        status.set_count(0)
+        status.set_diagnostics(0)
+        status.set_progress(0, 0)
+        self.query_one(ResultsPane).set_rows([], [], title="Results", empty="Indexing…")
+        self.query_one(SearchBar).focus_query()
+
+    def _workspace_label(self) -> str:
+        root: Path = self.reme.engine.root
+        home = Path.home()
+        try:
+            return "~/" + root.relative_to(home).as_posix()
+        except ValueError:
+            return str(root)
+
+    def on_resize(self, event: Resize) -> None:
+        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
+        self.set_class(event.size.height < SHORT_HEIGHT, "-short")
+
+    # -- index lifecycle (messages from the app's workers) ------------------
+
+    @on(IndexProgress)
+    def _progress(self, message: IndexProgress) -> None:
+        self.query_one(StatusBar).set_progress(message.done, message.total)
+        self.query_one(StatusBar).set_count(message.done)
+
+    @on(IndexBuilt)
+    def _built(self, message: IndexBuilt) -> None:
+        status = self.query_one(StatusBar)
+        if message.error:
+            status.set_index_state("index failed")
+            self.notify(message.error, title="Indexing failed", severity="error", timeout=10)
+            return
+        status.set_index_state(f"indexed in {message.seconds:.1f}s")
+        status.set_updated(self.reme.now())
+        self.refresh_meta()
+        self.run_search(immediate=True)
+
+    @on(IndexUpdated)
+    def _updated(self, message: IndexUpdated) -> None:
+        delta = message.delta
+        if delta.is_empty:
+            return
+        self.query_one(StatusBar).set_updated(self.reme.now())
+        self.refresh_meta()
+        self.run_search(immediate=True)
+        preview = self.query_one(Preview)
+        if preview.path in delta.removed:
+            self.history.forget(preview.path)
+            self.notify(f"{preview.path} was deleted", severity="warning")
+            self.load_preview(preview.path, None, None, keep_scroll=True)
+        elif preview.path in delta.changed or preview.path in delta.added:
+            self.load_preview(preview.path, None, None, keep_scroll=True)
+        elif preview.path is not None:
+            self.refresh_neighbours(preview.path)
+        self.notify(describe_delta(delta), title="Workspace changed", timeout=3)
+
+    @work(thread=True, exclusive=True, group="meta")
+    def refresh_meta(self) -> None:
+        engine = self.reme.engine
+        sidebar = self.query_one(TagSidebar)
+        tags = engine.list_tags(order_by=sidebar.sort_by)
+        self.post_message(MetaReady(tags, engine.memory_count, len(engine.diagnostics())))
+
+    @on(MetaReady)
+    def _meta(self, message: MetaReady) -> None:
+        self.query_one(TagSidebar).set_tags(message.tags)
+        status = self.query_one(StatusBar)
+        status.set_count(message.memories)
+        status.set_diagnostics(message.diagnostics)
+
+    # -- search -------------------------------------------------------------
+
+    @on(SearchBar.Changed)
+    def _search_changed(self, message: SearchBar.Changed) -> None:
+        self.state = message.state
+        self.query_one(TagSidebar).set_chips(
+            frozenset(message.state.tags), frozenset(message.state.exclude_tags)
+        )
+        self.run_search(immediate=message.submitted)
+        if message.submitted:
+            self.query_one(ResultList).focus()
+
+    @on(TagChosen)
+    def _tag_chosen(self, message: TagChosen) -> None:
+        self.query_one(SearchBar).add_tag(message.tag, exclude=message.exclude)
+
+    def run_search(self, *, immediate: bool = False) -> None:
+        if not self.reme.engine.is_built:
+            return
+        self.search_serial += 1
+        slow = self.last_search_ms > FAST_SEARCH_MS
+        delay = 0.0 if immediate or not slow else self.reme.settings.search.debounce_ms / 1000
+        self._search_worker(self.state, self.search_serial, delay)
+
+    @work(exclusive=True, group="search")
+    async def _search_worker(self, state: SearchState, serial: int, delay: float) -> None:
+        if delay:
+            await asyncio.sleep(delay)  # debounce: a newer keystroke cancels this worker
+        started = time.perf_counter()
+        computed = await asyncio.to_thread(self.compute, state)
+        elapsed = (time.perf_counter() - started) * 1000
+        self.post_message(
+            ResultsReady(
+                computed.rows,
+                computed.terms,
+                computed.mode,
+                computed.error,
+                computed.warnings,
+                elapsed,
+                serial,
+                computed.hybrid,
+            )
+        )
+
+    def compute(self, state: SearchState) -> Computed:
+        """Run the engine for ``state`` (in a worker thread)."""
+        engine = self.reme.engine
+        limits = self.reme.settings.search
+        if not state.text.strip():
+            memories = engine.browse(
+                tags=list(state.tags),
+                all_tags=state.all_tags,
+                exclude_tags=list(state.exclude_tags),
+                since=state.since,
+                until=state.until,
+                strict_dates=state.strict_dates,
+                limit=limits.browse_limit,
+            )
+            rows = [ResultRow.from_memory(m) for m in memories]
+            return Computed(rows, [], "browse", None, [], False)
+        query = SearchQuery(
+            text=state.text,
+            tags=list(state.tags),
+            all_tags=state.all_tags,
+            exclude_tags=list(state.exclude_tags),
+            since=state.since,
+            until=state.until,
+            strict_dates=state.strict_dates,
+            limit=limits.limit,
+            expand_links=False,
+            vector_weight=limits.vector_weight,
+        )
+        try:
+            response = engine.search(query)
+        except SearchError as error:
+            return Computed([], [], "error", str(error), [], False)
+        rows = [ResultRow.from_hit(hit) for hit in response.hits]
+        terms = list(response.query_tokens) or engine.tokenize_query(state.text)
+        return Computed(rows, terms, "search", None, list(response.warnings), response.hybrid)
+
+    @on(ResultsReady)
+    def _results(self, message: ResultsReady) -> None:
+        if message.serial != self.search_serial:
+            return  # stale
+        self.last_search_ms = message.elapsed_ms
+        bar = self.query_one(SearchBar)
+        bar.set_message(message.error or "; ".join(message.warnings))
+        if message.mode == "search":
+            bar.set_mode("hybrid" if message.hybrid else "BM25")
+        state = self.state
+        count = len(message.rows)
+        if message.mode == "browse":
+            what = "memories" if not state.has_filters else "filtered memories"
+            title = f"{count} {what}, newest first"
+            empty = "No memory matches these filters." if state.has_filters else "No memories."
+        else:
+            title = f"{count} results · {message.elapsed_ms:.0f} ms"
+            empty = message.error or "No results. Try fewer words or remove a filter."
+        self.query_one(ResultsPane).set_rows(message.rows, message.terms, title=title, empty=empty)
+        if not message.rows and self.query_one(Preview).path is None:
+            self.query_one(NeighboursList).set_neighbours(None)
+
+    # -- preview ------------------------------------------------------------
+
+    @on(OpenMemory)
+    def _open(self, message: OpenMemory) -> None:
+        message.stop()
+        self.open_memory(message.path, message.line, browsing=message.browsing)
+
+    def open_memory(
+        self, path: str, line: int | None = None, *, browsing: bool = False, record: bool = True
+    ) -> None:
+        if record:
+            self.history.visit(Visit(path, line, browsing))
+        end_line = None
+        row = self.query_one(ResultsPane).selected
+        if row is not None and row.path == path and row.start_line == line:
+            end_line = row.end_line
+        self.load_preview(path, line, end_line, keep_scroll=False)
+        if not browsing:
+            self.query_one(PreviewScroll).focus()
+
+    def load_preview(
+        self, path: str, line: int | None, end_line: int | None, *, keep_scroll: bool
+    ) -> None:
+        self.preview_serial += 1
+        self._preview_worker(path, line, end_line, keep_scroll, self.preview_serial)
+
+    @work(thread=True, exclusive=True, group="preview")
+    def _preview_worker(
+        self, path: str, line: int | None, end_line: int | None, keep_scroll: bool, serial: int
+    ) -> None:
+        engine = self.reme.engine
+        memory = engine.memory(path)
+        markdown = ""
+        neighbours = None
+        if memory is not None:
+            try:
+                text = engine.read_text(path)
+            except OSError:
+                memory, text = None, ""
+            if memory is not None:
+                markdown = render_markdown(text, memory, lambda p: engine.memory(p) is not None)
+                neighbours = engine.neighbours(path)
+        data = PreviewData(path, memory, markdown, line, end_line)
+        self.post_message(PreviewReady(data, neighbours, keep_scroll=keep_scroll, serial=serial))
+
+    @on(PreviewReady)
+    async def _preview_ready(self, message: PreviewReady) -> None:
+        if message.serial != self.preview_serial:
+            return
+        await self.query_one(Preview).show(message.data, keep_scroll=message.keep_scroll)
+        self.query_one(NeighboursList).set_neighbours(message.neighbours)
+
+    @work(thread=True, exclusive=True, group="neighbours")
+    def refresh_neighbours(self, path: str) -> None:
+        neighbours = self.reme.engine.neighbours(path)
+        self.app.call_from_thread(self.query_one(NeighboursList).set_neighbours, neighbours)
+
+    # -- actions ------------------------------------------------------------
+
+    def action_focus_search(self) -> None:
+        self.query_one(SearchBar).focus_query()
+
+    def action_leave_input(self) -> None:
+        if isinstance(self.focused, Input):
+            results = self.query_one(ResultList)
+            target = results if results.display else self.query_one(TagList)
+            target.focus()
+
+    def action_clear_search(self) -> None:
+        self.query_one(SearchBar).clear()
+        self.query_one(SearchBar).focus_query()
+
+    def action_back(self) -> None:
+        visit = self.history.back()
+        if visit is None:
+            self.notify("Nothing further back", timeout=1.5)
+            return
+        self.open_memory(visit.path, visit.line, browsing=True, record=False)
+
+    def action_forward(self) -> None:
+        visit = self.history.forward()
+        if visit is None:
+            self.notify("Nothing further forward", timeout=1.5)
+            return
+        self.open_memory(visit.path, visit.line, browsing=True, record=False)
+
+    @property
+    def current_path(self) -> str | None:
+        return self.query_one(Preview).path
+
+    def action_copy_path(self) -> None:
+        path = self.current_path
+        if path is None:
+            self.notify("No memory selected", severity="warning")
+            return
+        self.app.copy_to_clipboard(path)
+        self.notify(f"Copied {path}", timeout=2)
+
+    def action_edit(self) -> None:
+        path = self.current_path
+        if path is None:
+            self.notify("No memory selected", severity="warning")
+            return
+        visit = self.history.current
+        line = visit.line if visit is not None and visit.path == path else None
+        self.reme.open_in_editor(path, line)
+
+    def action_edit_tags(self) -> None:
+        """Hook for the tag editor (issue #5): the app decides what `t` opens."""
+        self.reme.open_tag_editor(self.current_path)
+
+    def action_tag_dupes(self) -> None:
+        """Hook for the duplicate-tag review (issue #6)."""
+        self.reme.open_tag_dupes()
+
+    def action_diagnostics(self) -> None:
+        self.reme.action_diagnostics()
+
+    def action_toggle_sidebar(self) -> None:
+        self.sidebar_hidden = not self.sidebar_hidden
+        self.set_class(self.sidebar_hidden, "-no-sidebar")
+        self.set_class(not self.sidebar_hidden, "-show-sidebar")
+
+    def action_focus_pane(self, pane: str) -> None:
+        widgets = {
+            "search": QueryInput,
+            "tags": TagList,
+            "results": ResultList,
+            "preview": PreviewScroll,
+            "links": NeighboursList,
+        }
+        self.query_one(widgets[pane]).focus()
+
+    @on(DiagnosticsLabel.Pressed)
+    def _diagnostics_pressed(self) -> None:
+        self.action_diagnostics()
+
+    def apply_state(self, state: SearchState) -> None:
+        """Set the whole search (used by the palette and tests)."""
+        self.query_one(SearchBar).set_state(state, submitted=True)
+
+    def reload_everything(self) -> None:
+        self.refresh_meta()
+        self.run_search(immediate=True)
+        if self.current_path is not None:
+            self.load_preview(self.current_path, None, None, keep_scroll=True)
+
+    def selected_row(self) -> Any:
+        return self.query_one(ResultsPane).selected
+
+
+def describe_delta(delta: Any) -> str:
+    parts = []
+    for label, paths in (
+        ("added", delta.added),
+        ("changed", delta.changed),
+        ("removed", delta.removed),
+    ):
+        if paths:
+            sample = paths[0] if len(paths) == 1 else f"{len(paths)} files"
+            parts.append(f"{label} {sample}")
+    return ", ".join(parts) or "no changes"

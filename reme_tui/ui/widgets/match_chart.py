@@ -1,0 +1,60 @@
+"""A one-line chart of matches over time: how many results fall on each date."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Iterable
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Label, Sparkline
+
+MAX_BUCKETS = 120
+
+
+def bucket_counts(dates: Iterable[str | None]) -> tuple[list[float], str, str, str]:
+    """Counts per day (or per week/month for long spans) from the first to the last date.
+
+    Returns (counts, first_date, last_date, bucket_name); empty counts when nothing is dated.
+    """
+    days = sorted(dt.date.fromisoformat(d) for d in dates if d)
+    if not days:
+        return [], "", "", ""
+    first, last = days[0], days[-1]
+    span = (last - first).days + 1
+    if span <= MAX_BUCKETS:
+        size, name = 1, "day"
+    elif span <= MAX_BUCKETS * 7:
+        size, name = 7, "week"
+    else:
+        size, name = max(30, -(-span // MAX_BUCKETS)), "month"
+    buckets = Counter((day - first).days // size for day in days)
+    count = (span - 1) // size + 1
+    return (
+        [float(buckets.get(i, 0)) for i in range(count)],
+        first.isoformat(),
+        last.isoformat(),
+        name,
+    )
+
+
+class MatchChart(Horizontal):
+    """``first-date ▁▃█▂ last-date`` above the results list."""
+
+    def compose(self) -> ComposeResult:
+        yield Label("", id="chart-first")
+        yield Sparkline([], id="chart-line", summary_function=max)
+        yield Label("", id="chart-last")
+
+    def set_dates(self, dates: list[str | None]) -> None:
+        counts, first, last, bucket = bucket_counts(dates)
+        undated = sum(1 for d in dates if not d)
+        self.query_one(Sparkline).data = counts if len(counts) > 1 else counts * 2
+        self.query_one("#chart-first", Label).update(first or "no dated matches")
+        tail = last if last and last != first else ""
+        if undated:
+            tail = f"{tail}  +{undated} undated".strip()
+        self.query_one("#chart-last", Label).update(tail)
+        self.tooltip = f"matches per {bucket}" if bucket else None
+        self.set_class(not counts, "-empty")

@@ -1,0 +1,161 @@
+"""The preview: a header (name, description, tag chips) over the memory rendered as Markdown."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.events import Click
+from textual.widgets import Label, Markdown, Static
+from textual.widgets.markdown import MarkdownBlock
+
+from reme_tui.ui.messages import OpenMemory, TagChosen
+from reme_tui.ui.wikilinks import linkify, parse_wiki_href
+
+MAX_PREVIEW_CHARS = 400_000
+
+
+@dataclass(frozen=True, slots=True)
+class PreviewData:
+    """What a preview load worker hands the widget (computed off the UI thread)."""
+
+    path: str
+    memory: Any  # engine Memory, or None when the file is gone
+    markdown: str
+    line: int | None
+    end_line: int | None
+
+
+class TagChip(Static):
+    """A tag in the preview header; clicking it adds the tag to the search."""
+
+    def __init__(self, tag: str) -> None:
+        super().__init__(f"#{tag}", classes="tag-chip", markup=False)
+        self.tag = tag
+        self.tooltip = f"click to filter by {tag}"
+
+    def on_click(self, event: Click) -> None:
+        event.stop()
+        self.post_message(TagChosen(self.tag))
+
+
+class PreviewScroll(VerticalScroll):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "scroll_down", "Scroll down", show=False, id="preview.down"),
+        Binding("k", "scroll_up", "Scroll up", show=False, id="preview.up"),
+    ]
+
+
+class Preview(Vertical):
+    """Shows one memory. ``show`` is awaited by the screen after a worker loaded the text."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.path: str | None = None
+        self.memory: Any = None
+        self.border_title = "Preview"
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="preview-header"):
+            yield Label("", id="preview-name")
+            yield Label("", id="preview-description")
+            yield Horizontal(id="preview-tags")
+            yield Label("", id="preview-meta")
+        with PreviewScroll(id="preview-scroll"):
+            yield Markdown("", id="preview-markdown", open_links=False)
+
+    def on_mount(self) -> None:
+        self.show_placeholder("Select a result to preview it here.")
+
+    def show_placeholder(self, message: str) -> None:
+        self.path = None
+        self.memory = None
+        self.query_one("#preview-name", Label).update(message)
+        for field in ("#preview-description", "#preview-meta"):
+            self.query_one(field, Label).update("")
+        self.query_one("#preview-tags").remove_children()
+        self.query_one(Markdown).update("")
+        self.border_title = "Preview"
+
+    async def show(self, data: PreviewData, *, keep_scroll: bool = False) -> None:
+        """Render ``data``; scroll to its matched lines unless ``keep_scroll`` (live refresh)."""
+        scroll = self.query_one(PreviewScroll)
+        previous_y = scroll.scroll_y
+        memory = data.memory
+        self.path, self.memory = data.path, memory
+        self.border_title = data.path
+        if memory is None:
+            self.query_one("#preview-name", Label).update(
+                Content.styled(f"{data.path} was deleted", "bold $text-error")
+            )
+            self.query_one("#preview-description", Label).update(
+                "The file is gone from the workspace."
+            )
+            self.query_one("#preview-meta", Label).update("")
+            self.query_one("#preview-tags").remove_children()
+            await self.query_one(Markdown).update("")
+            return
+        name = memory.name or data.path.rsplit("/", 1)[-1]
+        self.query_one("#preview-name", Label).update(Content.styled(name, "bold"))
+        self.query_one("#preview-description", Label).update(memory.description or "")
+        meta = f"{data.path}  ·  {memory.date or 'undated'}"
+        if data.line is not None and data.end_line is not None:
+            meta += f"  ·  lines {data.line}–{data.end_line}"
+        self.query_one("#preview-meta", Label).update(meta)
+        tags_row = self.query_one("#preview-tags", Horizontal)
+        await tags_row.remove_children()
+        await tags_row.mount_all([TagChip(tag) for tag in memory.tags])
+        tags_row.display = bool(memory.tags)
+        markdown = self.query_one(Markdown)
+        await markdown.update(data.markdown)
+        if keep_scroll:
+            self.call_after_refresh(scroll.scroll_to, y=previous_y, animate=False)
+        else:
+            self._mark_lines(memory, data.line, data.end_line)
+
+    def _mark_lines(self, memory: Any, line: int | None, end_line: int | None) -> None:
+        """Highlight the blocks holding the matched lines and scroll the first into view."""
+        scroll = self.query_one(PreviewScroll)
+        markdown = self.query_one(Markdown)
+        first: MarkdownBlock | None = None
+        if line is not None:
+            start = line - memory.body_start_line
+            end = (end_line if end_line is not None else line) - memory.body_start_line + 1
+            for block in markdown.query_children(MarkdownBlock):
+                block_start, block_end = block.source_range
+                hit = block_start < end and block_end > start
+                block.set_class(hit, "-matched")
+                if hit and first is None:
+                    first = block
+        if first is None or first.source_range[0] == 0:
+            scroll.scroll_home(animate=False)
+        else:
+            target = first
+            self.call_after_refresh(scroll.scroll_to_widget, target, top=True, animate=False)
+
+    @on(Markdown.LinkClicked)
+    def _link(self, event: Markdown.LinkClicked) -> None:
+        event.stop()
+        wiki = parse_wiki_href(event.href)
+        if wiki is None:
+            if event.href.startswith(("http://", "https://")):
+                self.app.open_url(event.href)
+            else:
+                self.notify(f"Not a memory link: {event.href}", severity="warning")
+            return
+        target, _anchor = wiki
+        self.post_message(OpenMemory(target))
+
+
+def render_markdown(text: str, memory: Any, exists: Any) -> str:
+    """The body (frontmatter stripped: the header shows it) with wikilinks made followable."""
+    lines = text.split("\n")
+    body = "\n".join(lines[memory.body_start_line - 1 :])
+    if len(body) > MAX_PREVIEW_CHARS:
+        body = body[:MAX_PREVIEW_CHARS] + "\n\n*… preview truncated; press `e` to open the file.*"
+    return linkify(body, exists)

@@ -1,0 +1,127 @@
+"""The results list: one row per chunk (or memory when browsing), with highlighted snippets."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+from reme_tui.ui.messages import OpenMemory
+from reme_tui.ui.rows import ResultRow, snippet, term_pattern
+from reme_tui.ui.widgets.match_chart import MatchChart
+
+
+def highlight(text: str, terms: list[str] | tuple[str, ...], base: str = "") -> Content:
+    """``text`` with every occurrence of a query term styled as a match."""
+    content = Content.styled(text, base) if base else Content(text)
+    pattern = term_pattern(terms)
+    if pattern is None:
+        return content
+    for match in pattern.finditer(text):
+        content = content.stylize("bold $text-warning on $warning 15%", match.start(), match.end())
+    return content
+
+
+def row_prompt(row: ResultRow, terms: list[str], width: int = 240) -> Content:
+    """Two lines: path · date · tags · score, then the snippet."""
+    parts: list[Content] = [Content.styled(row.path, "bold $text-primary")]
+    if row.start_line is not None and row.score is not None:
+        parts.append(Content.styled(f":{row.start_line}-{row.end_line}", "$text-muted"))
+    parts.append(Content.styled(f"  {row.date or 'undated'}", "$text-secondary"))
+    for tag in row.tags:
+        parts.append(Content.styled(f"  #{tag}", "$text-accent"))
+    if row.score is not None:
+        parts.append(Content.styled(f"  {row.score:.3f}", "$text-success"))
+        if row.vector_rank is not None or row.vector_score is not None:
+            parts.append(
+                Content.styled(
+                    f" (kw #{row.keyword_rank or '-'} vec #{row.vector_rank or '-'})", "$text-muted"
+                )
+            )
+    header = Content.assemble(*parts)
+    lead = row.name or ""
+    body = snippet(row.text, term_pattern(terms), width) or row.description or ""
+    line2 = highlight(body, terms, "$text-muted")
+    if lead and row.score is None:
+        line2 = Content.assemble(Content.styled(lead + " — ", "italic"), line2)
+    return Content.assemble(header, "\n", line2)
+
+
+class ResultList(OptionList):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "cursor_down", "Down", show=False, id="results.down"),
+        Binding("k", "cursor_up", "Up", show=False, id="results.up"),
+    ]
+
+
+class ResultsPane(Vertical):
+    """Header line, matches-over-time chart and the list."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[ResultRow] = []
+        self.terms: list[str] = []
+        self.border_title = "Results"
+
+    def compose(self) -> ComposeResult:
+        yield MatchChart(id="chart")
+        yield ResultList(id="result-list")
+        yield Label("", id="results-empty")
+
+    @property
+    def selected(self) -> ResultRow | None:
+        index = self.query_one(ResultList).highlighted
+        if index is None or not 0 <= index < len(self.rows):
+            return None
+        return self.rows[index]
+
+    def set_rows(self, rows: list[ResultRow], terms: list[str], *, title: str, empty: str) -> None:
+        """Show ``rows``, keeping the highlighted row (by path and line) when it survives."""
+        result_list = self.query_one(ResultList)
+        previous = self.selected
+        keep_offset = result_list.scroll_offset
+        self.rows, self.terms = rows, terms
+        result_list.set_options([Option(row_prompt(row, terms), id=row.key) for row in rows])
+        self.border_title = title
+        self.query_one(MatchChart).set_dates([row.date for row in rows])
+        empty_label = self.query_one("#results-empty", Label)
+        empty_label.update(empty)
+        empty_label.display = not rows
+        result_list.display = bool(rows)
+        if not rows:
+            return
+        index = 0
+        if previous is not None:
+            keys = [row.key for row in rows]
+            if previous.key in keys:
+                index = keys.index(previous.key)
+            else:
+                paths = [row.path for row in rows]
+                index = paths.index(previous.path) if previous.path in paths else 0
+        with result_list.prevent(OptionList.OptionHighlighted):
+            result_list.highlighted = index
+        if previous is not None and index:
+            result_list.scroll_to(y=keep_offset.y, animate=False)
+        if previous is None or rows[index].path != previous.path:
+            row = rows[index]
+            self.post_message(OpenMemory(row.path, row.start_line, browsing=True))
+
+    @on(OptionList.OptionHighlighted, "#result-list")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        row = self.selected
+        if row is not None:
+            self.post_message(OpenMemory(row.path, row.start_line, browsing=True))
+
+    @on(OptionList.OptionSelected, "#result-list")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        row = self.selected
+        if row is not None:
+            self.post_message(OpenMemory(row.path, row.start_line))

@@ -1,0 +1,237 @@
+"""The search bar: query input, tag chips, ANY/ALL, since/until dates, strict dates."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.events import Key
+from textual.message import Message
+from textual.validation import ValidationResult, Validator
+from textual.widgets import Button, Checkbox, Input, Label
+
+from reme_tui.ui.query import SearchState, normalize_date, parse_query
+from reme_tui.ui.widgets.chips import Chip
+
+
+class DateValidator(Validator):
+    """Accepts ``2026-03-01`` and ``2026-3-1``; empty means no bound."""
+
+    def validate(self, value: str) -> ValidationResult:
+        if not value.strip() or normalize_date(value) is not None:
+            return self.success()
+        return self.failure("expected a date like 2026-03-01")
+
+
+class QueryInput(Input):
+    """The query box; Backspace at its start removes the last tag chip."""
+
+    class RemoveLastChip(Message):
+        pass
+
+    def on_key(self, event: Key) -> None:
+        if event.key == "backspace" and self.cursor_position == 0 and not self.selected_text:
+            self.post_message(self.RemoveLastChip())
+            event.stop()
+            event.prevent_default()
+
+
+class DateInput(Input):
+    def __init__(self, placeholder: str, id: str) -> None:
+        super().__init__(
+            placeholder=placeholder,
+            id=id,
+            validators=[DateValidator()],
+            validate_on=["changed", "blur", "submitted"],
+            valid_empty=True,
+            max_length=10,
+            compact=True,
+        )
+
+
+class SearchBar(Vertical):
+    """Owns the SearchState; posts ``SearchBar.Changed`` whenever it changes."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+a", "toggle_all", "ANY/ALL", show=False, id="search.any_all"),
+    ]
+
+    class Changed(Message):
+        def __init__(self, state: SearchState, *, submitted: bool = False) -> None:
+            super().__init__()
+            self.state = state
+            self.submitted = submitted
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.state = SearchState()
+        self.parse_errors: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="search-row"):
+            yield Label("🔍", id="search-icon")
+            yield QueryInput(
+                placeholder="search…  tag:x  -tag:y  since:2026-01-01  until:2026-3-31",
+                id="query",
+                compact=True,
+            )
+            yield Button("ANY", id="any-all", compact=True, tooltip="match ANY / ALL of the tags")
+            yield DateInput("since", "since")
+            yield DateInput("until", "until")
+            yield Checkbox(
+                "strict", id="strict", compact=True, tooltip="undated memories fail date filters"
+            )
+            yield Label("BM25", id="search-mode")
+        yield Horizontal(id="chips")
+        yield Label("", id="search-message")
+
+    # -- public API ---------------------------------------------------------
+
+    def focus_query(self) -> None:
+        self.query_one(QueryInput).focus()
+
+    def set_state(
+        self, state: SearchState, *, submitted: bool = False, sync_query: bool = True
+    ) -> None:
+        """Replace the whole state, updating every control, and announce it."""
+        changed = state != self.state
+        self.state = state
+        self._sync_controls(sync_query=sync_query)
+        if changed or submitted:
+            self.post_message(self.Changed(state, submitted=submitted))
+
+    def add_tag(self, tag: str, *, exclude: bool = False) -> None:
+        self.set_state(self.state.with_tag(tag, exclude=exclude))
+
+    def remove_tag(self, tag: str) -> None:
+        self.set_state(self.state.without_tag(tag))
+
+    def clear(self) -> None:
+        self.set_state(SearchState())
+
+    def set_mode(self, mode: str) -> None:
+        """Show how search ranks: "BM25" or "hybrid" (semantic search hook)."""
+        self.query_one("#search-mode", Label).update(mode)
+
+    def set_message(self, message: str) -> None:
+        label = self.query_one("#search-message", Label)
+        label.update(message)
+        label.display = bool(message)
+
+    def action_toggle_all(self) -> None:
+        self.set_state(replace(self.state, all_tags=not self.state.all_tags))
+
+    # -- syncing ------------------------------------------------------------
+
+    def _sync_controls(self, *, sync_query: bool = True) -> None:
+        state = self.state
+        query = self.query_one(QueryInput)
+        if sync_query and query.value != state.text:
+            with query.prevent(Input.Changed):
+                query.value = state.text
+        for field in ("since", "until"):
+            box = self.query_one(f"#{field}", DateInput)
+            wanted = getattr(state, field) or ""
+            if normalize_date(box.value) != (wanted or None) and box.value.strip() != wanted:
+                with box.prevent(Input.Changed):
+                    box.value = wanted
+        with self.query_one("#strict", Checkbox).prevent(Checkbox.Changed):
+            self.query_one("#strict", Checkbox).value = state.strict_dates
+        self.query_one("#any-all", Button).label = "ALL" if state.all_tags else "ANY"
+        self._sync_chips()
+
+    def _sync_chips(self) -> None:
+        chips = self.query_one("#chips", Horizontal)
+        wanted = [(t, False) for t in self.state.tags] + [
+            (t, True) for t in self.state.exclude_tags
+        ]
+        current = [(c.tag, c.excluded) for c in chips.query(Chip)]
+        if wanted != current:
+            chips.remove_children()
+            chips.mount_all([Chip(tag, excluded=excluded) for tag, excluded in wanted])
+        chips.display = bool(wanted)
+        self.query_one("#any-all", Button).display = len(self.state.tags) > 1
+
+    # -- events -------------------------------------------------------------
+
+    @on(Input.Changed, "#query")
+    def _query_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._take_query(event.value, complete=False)
+
+    @on(Input.Submitted, "#query")
+    def _query_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._take_query(event.value, complete=True, submitted=True)
+
+    def _take_query(self, value: str, *, complete: bool, submitted: bool = False) -> None:
+        parsed = parse_query(value, complete=complete)
+        state = self.state
+        for tag in parsed.tags:
+            state = state.with_tag(tag)
+        for tag in parsed.exclude_tags:
+            state = state.with_tag(tag, exclude=True)
+        if parsed.since:
+            state = replace(state, since=parsed.since)
+        if parsed.until:
+            state = replace(state, until=parsed.until)
+        if parsed.found_tokens:
+            remaining = parsed.box
+            query = self.query_one(QueryInput)
+            with query.prevent(Input.Changed):
+                query.value = remaining
+                query.cursor_position = len(remaining)
+        self.set_message("; ".join(parsed.errors))
+        self.set_state(replace(state, text=parsed.text), submitted=submitted, sync_query=False)
+
+    @on(QueryInput.RemoveLastChip)
+    def _remove_last_chip(self) -> None:
+        self.set_state(self.state.without_last_tag())
+
+    @on(Chip.Removed)
+    def _chip_removed(self, event: Chip.Removed) -> None:
+        event.stop()
+        self.remove_tag(event.tag)
+        if not self.state.tags and not self.state.exclude_tags:
+            self.focus_query()
+
+    @on(Button.Pressed, "#any-all")
+    def _any_all(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_toggle_all()
+
+    @on(Checkbox.Changed, "#strict")
+    def _strict(self, event: Checkbox.Changed) -> None:
+        event.stop()
+        self.set_state(replace(self.state, strict_dates=event.value))
+
+    @on(Input.Changed, "#since, #until")
+    def _date_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        valid = event.validation_result is None or event.validation_result.is_valid
+        field = event.input.id or "since"
+        if not valid:
+            self.set_message(f"{field}: expected a date like 2026-03-01")
+            return
+        self.set_message("")
+        self.set_state(replace(self.state, **{field: normalize_date(event.value)}))
+
+    @on(Input.Blurred, "#since, #until")
+    def _date_blurred(self, event: Input.Blurred) -> None:
+        normalized = normalize_date(event.value)
+        if normalized and normalized != event.value:
+            with event.input.prevent(Input.Changed):
+                event.input.value = normalized
+
+    @on(Input.Submitted, "#since, #until")
+    def _date_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        normalized = normalize_date(event.value)
+        if normalized and normalized != event.value:
+            with event.input.prevent(Input.Changed):
+                event.input.value = normalized
+        self.set_state(self.state, submitted=True)

@@ -1,0 +1,172 @@
+"""The tag sidebar: every tag with its file count, sortable, filterable as you type."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.events import Key
+from textual.widgets import Input, Label, OptionList
+from textual.widgets.option_list import Option
+
+from reme_tui.ui.messages import TagChosen
+
+
+class TagList(OptionList):
+    """The virtualised list of tags (fast with thousands of entries)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "cursor_down", "Down", show=False, id="tags.down"),
+        Binding("k", "cursor_up", "Up", show=False, id="tags.up"),
+        Binding("minus,x", "exclude", "Exclude tag", id="tags.exclude"),
+        Binding("s", "toggle_sort", "Sort tags", id="tags.sort"),
+    ]
+
+    def on_key(self, event: Key) -> None:
+        """Type-to-filter: printable keys that are not bindings go to the filter box."""
+        if event.is_printable and event.character and event.character not in "jkxs-":
+            sidebar = self.query_ancestor(TagSidebar)
+            sidebar.start_filter(event.character)
+            event.stop()
+            event.prevent_default()
+
+    def action_exclude(self) -> None:
+        self.query_ancestor(TagSidebar).choose_highlighted(exclude=True)
+
+    def action_toggle_sort(self) -> None:
+        self.query_ancestor(TagSidebar).toggle_sort()
+
+
+class TagFilter(Input):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down", "to_list", "To tag list", show=False, id="tags.filter_down"),
+        Binding("escape", "clear", "Clear filter", show=False, id="tags.filter_clear"),
+    ]
+
+    def action_to_list(self) -> None:
+        self.query_ancestor(TagSidebar).query_one(TagList).focus()
+
+    def action_clear(self) -> None:
+        self.value = ""
+        self.action_to_list()
+
+
+class TagSidebar(Vertical):
+    """Lists (tag, count); Enter/click adds a chip, `-`/`x` adds an excluded chip."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.tags: list[tuple[str, int]] = []
+        self.sort_by = "file_count"
+        self.selected: frozenset[str] = frozenset()
+        self.excluded: frozenset[str] = frozenset()
+        self.border_title = "Tags"
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="tag-header"):
+            yield Label("", id="tag-count")
+            yield Label("", id="tag-sort")
+        yield TagFilter(placeholder="filter tags…", id="tag-filter", compact=True)
+        yield TagList(id="tag-list")
+
+    def on_mount(self) -> None:
+        self._render_header(0)
+
+    @property
+    def filter_text(self) -> str:
+        return self.query_one(TagFilter).value.strip().casefold()
+
+    def set_tags(self, tags: list[tuple[str, int]]) -> None:
+        """Replace the tag list (already in the engine's order for ``sort_by``)."""
+        self.tags = tags
+        self._rebuild()
+
+    def set_chips(self, selected: frozenset[str], excluded: frozenset[str]) -> None:
+        if selected == self.selected and excluded == self.excluded:
+            return
+        self.selected, self.excluded = selected, excluded
+        self._rebuild()
+
+    def visible_tags(self) -> list[tuple[str, int]]:
+        needle = self.filter_text
+        if not needle:
+            return self.tags
+        loose = needle.replace(" ", "_")
+        return [(tag, n) for tag, n in self.tags if needle in tag or loose in tag]
+
+    def _rebuild(self) -> None:
+        tag_list = self.query_one(TagList)
+        highlighted = tag_list.highlighted
+        keep = None
+        if highlighted is not None and highlighted < tag_list.option_count:
+            keep = tag_list.get_option_at_index(highlighted).id
+        visible = self.visible_tags()
+        options = [Option(self._prompt(tag, count), id=tag) for tag, count in visible]
+        tag_list.set_options(options)
+        if options:
+            index = 0
+            if keep is not None:
+                index = next((i for i, (tag, _) in enumerate(visible) if tag == keep), 0)
+            tag_list.highlighted = index
+        self._render_header(len(visible))
+
+    def _prompt(self, tag: str, count: int) -> Content:
+        if tag in self.excluded:
+            mark = Content.styled("− ", "$error")
+            name = Content.styled(tag, "strike $text-muted")
+        elif tag in self.selected:
+            mark = Content.styled("✓ ", "$success")
+            name = Content.styled(tag, "bold $text-accent")
+        else:
+            mark, name = Content("  "), Content(tag)
+        return Content.assemble(mark, name, " ", Content.styled(str(count), "$text-muted"))
+
+    def _render_header(self, shown: int) -> None:
+        total = len(self.tags)
+        count = f"{total} tags" if shown == total else f"{shown}/{total} tags"
+        self.query_one("#tag-count", Label).update(count)
+        self.query_one("#tag-sort", Label).update(
+            "by count" if self.sort_by == "file_count" else "by name"
+        )
+
+    def toggle_sort(self) -> None:
+        self.sort_by = "tag" if self.sort_by == "file_count" else "file_count"
+        if self.sort_by == "tag":
+            self.tags = sorted(self.tags, key=lambda item: item[0])
+        else:
+            self.tags = sorted(self.tags, key=lambda item: (-item[1], item[0]))
+        self._rebuild()
+
+    def start_filter(self, character: str) -> None:
+        box = self.query_one(TagFilter)
+        box.focus()
+        box.insert_text_at_cursor(character)
+
+    def choose_highlighted(self, *, exclude: bool = False) -> None:
+        tag_list = self.query_one(TagList)
+        if tag_list.highlighted is None or not tag_list.option_count:
+            return
+        option = tag_list.get_option_at_index(tag_list.highlighted)
+        if option.id:
+            self.post_message(TagChosen(option.id, exclude))
+
+    @on(Input.Changed, "#tag-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._rebuild()
+
+    @on(Input.Submitted, "#tag-filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.choose_highlighted()
+        self.query_one(TagList).focus()
+
+    @on(OptionList.OptionSelected, "#tag-list")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id:
+            self.post_message(TagChosen(event.option.id))
