@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 import time
@@ -73,6 +74,11 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--limit", type=int, default=5, metavar="N", help="results (default 5)")
     search.add_argument(
         "--min-score", type=float, default=0.0, metavar="X", help="drop lower scores (0 = off)"
+    )
+    search.add_argument(
+        "--follow",
+        action="store_true",
+        help="keep running and print the results again each time they change (Ctrl-C stops)",
     )
 
     listing = parser.add_argument_group("tag listing (with --list-tags)")
@@ -142,6 +148,7 @@ def _reject_search_flags(parser: argparse.ArgumentParser, args: argparse.Namespa
         "strict_dates": False,
         "limit": 5,
         "min_score": 0.0,
+        "follow": False,
     }
     used = [name for name, default in defaults.items() if getattr(args, name) != default]
     if used:
@@ -227,17 +234,67 @@ def _run_query(args: argparse.Namespace) -> int:
         limit=args.limit,
         min_score=args.min_score,
     )
-    try:
-        response = engine.search(query)
-    except SearchError as exc:
-        raise UsageError(str(exc)) from None
+    response = _search_or_usage_error(engine, query)
     for warning in response.warnings:
         _warn(warning)
+    if args.follow:
+        return _follow(engine, query, response, args)
     if args.json:
         _print_json(response.to_json())
     else:
         sys.stdout.write(format_response(response, color=_use_color(sys.stdout)))
     _mention_diagnostics(engine)
+    return EXIT_OK
+
+
+def _search_or_usage_error(engine: Engine, query: SearchQuery) -> SearchResponse:
+    try:
+        return engine.search(query)
+    except SearchError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _follow(
+    engine: Engine, query: SearchQuery, response: SearchResponse, args: argparse.Namespace
+) -> int:
+    """Print the results, then again each time a change to the files changes them."""
+    from .engine.watch import root_is_gone, watch_batches
+
+    color = _use_color(sys.stdout)
+
+    def emit(current: SearchResponse) -> None:
+        if args.json:
+            sys.stdout.write(json.dumps(current.to_json(), ensure_ascii=False) + "\n")
+        else:
+            stamp = time.strftime("%H:%M:%S")
+            sys.stdout.write(_paint(f"--- results at {stamp} ---", "2", color) + "\n")
+            sys.stdout.write(format_response(current, color=color))
+        sys.stdout.flush()
+
+    emit(response)
+    last = response.to_json()
+    logging.getLogger("watchfiles").setLevel(logging.ERROR)
+    try:
+        for batch in watch_batches(engine.root, all_markdown=engine.config.all_markdown):
+            delta = engine.apply(batch)
+            if delta.workspace_missing or root_is_gone(engine.root):
+                _error(f"workspace {engine.root} was deleted or moved; stopping")
+                return EXIT_RUNTIME
+            if delta.is_empty:
+                continue
+            current = _search_or_usage_error(engine, query)
+            document = current.to_json()
+            if document != last:
+                last = document
+                emit(current)
+    except KeyboardInterrupt:
+        pass
+    except (OSError, RuntimeError) as exc:
+        if root_is_gone(engine.root):
+            _error(f"workspace {engine.root} was deleted or moved; stopping")
+        else:
+            _error(f"watching {engine.root} failed: {exc}")
+        return EXIT_RUNTIME
     return EXIT_OK
 
 

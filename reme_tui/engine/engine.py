@@ -37,7 +37,14 @@ from .search import (
 )
 from .tags import Order, OrderBy, TagError, TagIndex, normalize_query_tags
 from .tokenize import tokenize
-from .workspace import FoundFile, PathOutsideWorkspace, is_memory_path, scan, to_relative
+from .workspace import (
+    FoundFile,
+    PathOutsideWorkspace,
+    is_memory_path,
+    resolves_inside,
+    scan,
+    to_relative,
+)
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -61,6 +68,7 @@ class Delta:
     changed: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     tags_moved: set[str] = field(default_factory=set)
+    workspace_missing: bool = False
 
     @property
     def is_empty(self) -> bool:
@@ -71,6 +79,7 @@ class Delta:
         self.changed.extend(other.changed)
         self.removed.extend(other.removed)
         self.tags_moved |= other.tags_moved
+        self.workspace_missing = self.workspace_missing or other.workspace_missing
 
 
 class Engine:
@@ -176,57 +185,77 @@ class Engine:
         """Re-check the given paths (files or directories, relative or absolute).
 
         Updates every index for exactly the touched memories and returns what moved.
+        A directory path is rescanned; a path that no longer exists takes every memory
+        under it along.
         """
         delta = Delta()
         with self._lock:
+            if not self.root.is_dir():
+                delta.workspace_missing = True
+                return delta
+            gone: set[str] = set()
+            rescanned: dict[str, set[str]] = {}
             for change in dict.fromkeys(changes):
                 try:
                     rel = to_relative(self.root, change)
                 except PathOutsideWorkspace:
                     continue
-                self._apply_one(rel, delta)
+                abs_path = self.root / rel if rel else self.root
+                if not rel or (abs_path.is_dir() and not abs_path.is_symlink()):
+                    rescanned[rel] = self._rescan_dir(rel, delta)
+                elif is_memory_path(rel, all_markdown=self.config.all_markdown) and (
+                    abs_path.is_file()
+                ):
+                    found = self._find_single(rel)
+                    if found is not None:
+                        self._refresh_file(found, delta)
+                    else:
+                        gone.add(rel)
+                else:
+                    gone.add(rel)
+            self._forget_under(gone, rescanned, delta)
         return delta
 
-    def _apply_one(self, rel: str, delta: Delta) -> None:
-        abs_path = self.root / rel if rel else self.root
-        if not rel or (abs_path.is_dir() and not abs_path.is_symlink()):
-            seen: set[str] = set()
-            diagnostics: list[Diagnostic] = []
-            for item in scan(
-                self.root,
-                start=rel,
-                all_markdown=self.config.all_markdown,
-                on_diagnostic=diagnostics.append,
-            ):
-                seen.add(item.rel)
-                self._refresh_file(item, delta)
-            prefix = f"{rel}/" if rel else ""
-            for path in [p for p in self._known_paths() if p.startswith(prefix)]:
-                if path not in seen:
-                    self._forget(path, delta)
-            return
-        if not is_memory_path(rel, all_markdown=self.config.all_markdown) or not os.path.isfile(
-            abs_path
-        ):
-            # Deleted (or no longer a memory): drop it and everything that lived under it.
-            self._forget(rel, delta)
-            prefix = f"{rel}/"
-            for path in [p for p in self._known_paths() if p.startswith(prefix)]:
-                self._forget(path, delta)
-            return
-        found = list(self._find_single(rel))
-        if found:
-            self._refresh_file(found[0], delta)
-        else:
-            self._forget(rel, delta)
+    def _rescan_dir(self, rel: str, delta: Delta) -> set[str]:
+        seen: set[str] = set()
+        for item in scan(self.root, start=rel, all_markdown=self.config.all_markdown):
+            seen.add(item.rel)
+            self._refresh_file(item, delta)
+        return seen
 
-    def _find_single(self, rel: str) -> Iterable[FoundFile]:
-        """The file as a scan would see it (symlink policy included), or nothing."""
-        parent, _, _name = rel.rpartition("/")
-        for item in scan(self.root, start=parent, all_markdown=self.config.all_markdown):
-            if item.rel == rel:
-                yield item
-                return
+    def _forget_under(self, gone: set[str], rescanned: dict[str, set[str]], delta: Delta) -> None:
+        """One pass over known paths: drop those at or under a gone path, or under a
+        rescanned directory without having been seen by its scan."""
+        if not gone and not rescanned:
+            return
+        for path in self._known_paths():
+            if path in gone:
+                self._forget(path, delta)
+                continue
+            parts = path.split("/")
+            for depth in range(len(parts) - 1, -1, -1):
+                prefix = "/".join(parts[:depth])
+                if depth and prefix in gone:
+                    self._forget(path, delta)
+                    break
+                seen = rescanned.get(prefix)
+                if seen is not None:
+                    if path not in seen:
+                        self._forget(path, delta)
+                    break
+
+    def _find_single(self, rel: str) -> FoundFile | None:
+        """The file as a scan would see it (symlink policy included), or None."""
+        abs_path = self.root / rel
+        if abs_path.is_symlink() and not resolves_inside(os.path.realpath(self.root), abs_path):
+            return None
+        if any(p.is_symlink() for p in abs_path.parents if self.root in p.parents):
+            parent, _, _ = rel.rpartition("/")
+            for item in scan(self.root, start=parent, all_markdown=self.config.all_markdown):
+                if item.rel == rel:
+                    return item
+            return None
+        return FoundFile(rel, abs_path)
 
     def _known_paths(self) -> list[str]:
         return [*self._memories, *self._failures]

@@ -1,0 +1,115 @@
+"""Filesystem events -> batches of workspace-relative paths for `Engine.apply`.
+
+watchfiles already coalesces events inside one debounce window; here they are reduced to
+one entry per path, filtered to what can affect the index (memories, and directories whose
+creation, deletion or move carries memories), and ordered deterministically.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import AsyncIterator, Iterable, Iterator
+from pathlib import Path
+
+import watchfiles
+
+from .workspace import MEMORY_ROOTS, PathOutsideWorkspace, to_relative
+
+# Wait at most this long (ms) to grow a batch, and this long (ms) of quiet to close one.
+DEFAULT_DEBOUNCE_MS = 150
+DEFAULT_STEP_MS = 30
+
+_IGNORED_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", "node_modules"})
+
+
+class MemoryFilter(watchfiles.DefaultFilter):
+    """Keep events that can change the index; drop editor swap files and VCS internals."""
+
+    def __init__(self, root: Path, *, all_markdown: bool = False) -> None:
+        super().__init__(ignore_dirs=tuple(_IGNORED_DIRS))
+        self._root = root
+        self._all_markdown = all_markdown
+
+    def __call__(self, change: watchfiles.Change, path: str) -> bool:
+        if not super().__call__(change, path):
+            return False
+        try:
+            rel = to_relative(self._root, path)
+        except PathOutsideWorkspace:
+            return False
+        return relevant(rel, all_markdown=self._all_markdown)
+
+
+def relevant(rel: str, *, all_markdown: bool = False) -> bool:
+    """Could a change at `rel` move the index? Memories, and anything that may be a folder."""
+    if rel == "":
+        return True
+    first = rel.split("/", 1)[0]
+    if not all_markdown and first not in MEMORY_ROOTS:
+        return False
+    name = rel.rsplit("/", 1)[-1]
+    if name.startswith(".") and not name.lower().endswith(".md"):
+        return False  # hidden temp files (our own atomic writes, editors' scratch files)
+    return name.lower().endswith(".md") or "." not in name
+
+
+def batch_paths(root: Path, changes: Iterable[tuple[watchfiles.Change, str]]) -> list[str]:
+    """One relative path per touched entry, sorted; paths outside the root are dropped."""
+    out: set[str] = set()
+    for _change, path in changes:
+        try:
+            out.add(to_relative(root, path))
+        except PathOutsideWorkspace:
+            continue
+    return sorted(out)
+
+
+def watch_batches(
+    root: Path,
+    *,
+    stop_event: threading.Event | None = None,
+    all_markdown: bool = False,
+    debounce_ms: int = DEFAULT_DEBOUNCE_MS,
+    step_ms: int = DEFAULT_STEP_MS,
+) -> Iterator[list[str]]:
+    """Blocking: yield batches of changed relative paths until `stop_event` is set."""
+    for changes in watchfiles.watch(
+        root,
+        watch_filter=MemoryFilter(root, all_markdown=all_markdown),
+        debounce=debounce_ms,
+        step=step_ms,
+        stop_event=stop_event,
+        raise_interrupt=False,
+        ignore_permission_denied=True,
+    ):
+        batch = batch_paths(root, changes)
+        if batch:
+            yield batch
+
+
+async def awatch_batches(
+    root: Path,
+    *,
+    stop_event: object | None = None,
+    all_markdown: bool = False,
+    debounce_ms: int = DEFAULT_DEBOUNCE_MS,
+    step_ms: int = DEFAULT_STEP_MS,
+) -> AsyncIterator[list[str]]:
+    """Async variant for the app (an `asyncio.Event` or `anyio.Event` stops it)."""
+    async for changes in watchfiles.awatch(
+        root,
+        watch_filter=MemoryFilter(root, all_markdown=all_markdown),
+        debounce=debounce_ms,
+        step=step_ms,
+        stop_event=stop_event,  # type: ignore[arg-type]
+        ignore_permission_denied=True,
+    ):
+        batch = batch_paths(root, changes)
+        if batch:
+            yield batch
+
+
+def root_is_gone(root: Path) -> bool:
+    """True when the workspace directory itself was deleted or moved away."""
+    return not os.path.isdir(root)
