@@ -20,6 +20,7 @@ from typing import Any, NoReturn, TextIO
 from . import __version__
 from .engine.engine import Engine, EngineConfig, WorkspaceError
 from .engine.search import SearchError, SearchQuery, SearchResponse, normalize_date
+from .engine.store import IndexStore
 from .engine.tags import TagError, normalize_query_tags
 
 EXIT_OK = 0
@@ -98,6 +99,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="treat every .md under the workspace as a memory (default: daily/ and digest/)",
     )
 
+    cache = parser.add_argument_group("saved index")
+    cache.add_argument(
+        "--no-cache", action="store_true", help="neither read nor write the saved index"
+    )
+    cache.add_argument(
+        "--rebuild", action="store_true", help="discard the saved index and build it again"
+    )
+
     app = parser.add_argument_group("the app")
     app.add_argument("--theme", help="theme name (built-in or from your theme directory)")
     app.add_argument("--config", type=Path, metavar="FILE", help="settings file to use")
@@ -163,10 +172,21 @@ def open_engine(args: argparse.Namespace) -> Engine:
     """Open and index the workspace, with a progress bar on a TTY after one second."""
     config = EngineConfig(all_markdown=args.all_markdown)
     engine = Engine.create(Path(args.workspace), config)
+    engine.attach_store(open_store(engine.root, args))
     progress = _ProgressBar(sys.stderr)
-    engine.build(progress=progress.update)
+    engine.build(progress=progress.update, notice=_info)
     progress.finish()
     return engine
+
+
+def open_store(root: Path, args: argparse.Namespace) -> IndexStore | None:
+    """The saved index for this workspace, honouring --no-cache and --rebuild."""
+    if args.no_cache:
+        return None
+    store = IndexStore(root)
+    if args.rebuild:
+        store.discard()
+    return store
 
 
 class _ProgressBar:
@@ -390,10 +410,12 @@ def _mention_diagnostics(engine: Engine) -> None:
 
 
 def _info(message: str) -> None:
+    sys.stdout.flush()
     sys.stderr.write(f"reme-tui: {message}\n")
 
 
 def _warn(message: str) -> None:
+    sys.stdout.flush()
     sys.stderr.write(f"reme-tui: warning: {message}\n")
 
 

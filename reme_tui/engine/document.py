@@ -26,6 +26,16 @@ DEFAULT_TAG_FIELD = "memory_tags"
 DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
 _BINARY_SNIFF_BYTES = 8192
 
+_VOIDING_CODES = frozenset(
+    {
+        "yaml-invalid",
+        "frontmatter-not-mapping",
+        "frontmatter-bad-key",
+        "name-not-string",
+        "description-not-string",
+    }
+)
+
 _TAG_REASONS = {
     "type": "is not a string or integer",
     "empty": "is empty",
@@ -139,11 +149,8 @@ def parse_memory(
     tags, spellings, tag_diagnostics = _extract_tags(rel, frontmatter, tag_field, yaml_text)
     diagnostics.extend(tag_diagnostics)
 
-    if (
-        not tags
-        and not tag_diagnostics
-        and not any(d.code.endswith("not-string") for d in diagnostics)
-    ):
+    voided = any(d.code in _VOIDING_CODES for d in diagnostics)
+    if not tags and not tag_diagnostics and not voided:
         diagnostics.append(
             Diagnostic(
                 rel, None, "no-tags", "memory has no tags, so tag filters never find it", "info"
@@ -210,15 +217,13 @@ def _load_frontmatter(rel: str, yaml_text: str | None) -> tuple[dict[str, Any], 
         ]
     for field in ("name", "description"):
         if field in data and not isinstance(data[field], str):
-            value = data[field]
-            kind = "empty" if value is None else type(value).__name__
             return {}, [
                 Diagnostic(
                     rel,
                     _key_line(yaml_text, field),
                     f"{field}-not-string",
-                    f"`{field}` is {kind} ({value!r}), not a string, so ReMe ignores the whole "
-                    f"frontmatter, tags included; quote it to fix",
+                    f"`{field}` is {_describe_value(data[field])}, not a string, so ReMe ignores "
+                    "the whole frontmatter, tags included; quote it to fix",
                 )
             ]
     return data, []
@@ -236,6 +241,16 @@ def _safe_load(text: str) -> Any:
         return yaml.load(text, Loader=_CSafeLoader)
     except yaml.YAMLError:
         return yaml.safe_load(text)
+
+
+def _describe_value(value: Any) -> str:
+    """`a date (2026-04-05)`, `an int (2026)`, `empty` - for messages a person reads."""
+    if value is None:
+        return "empty"
+    kind = type(value).__name__
+    article = "an" if kind[0] in "aeiou" else "a"
+    shown = value.isoformat() if hasattr(value, "isoformat") else repr(value)
+    return f"{article} {kind} ({shown})"
 
 
 def _extract_tags(

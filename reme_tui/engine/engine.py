@@ -6,7 +6,7 @@ import bisect
 import os
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .document import (
@@ -35,6 +35,7 @@ from .search import (
     fuse,
     normalize_date,
 )
+from .store import IndexStore, Snapshot, StoreInvalid, code_fingerprint, now_ns
 from .tags import Order, OrderBy, TagError, TagIndex, normalize_query_tags
 from .tokenize import tokenize
 from .workspace import (
@@ -82,6 +83,18 @@ class Delta:
         self.workspace_missing = self.workspace_missing or other.workspace_missing
 
 
+def _stat_matches(path: Path, memory: Memory, trust_before_ns: int) -> bool:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return (
+        st.st_size == memory.size
+        and st.st_mtime_ns == memory.mtime_ns
+        and st.st_mtime_ns < trust_before_ns
+    )
+
+
 class Engine:
     """In-process index over one workspace. Every public method is thread-safe."""
 
@@ -98,6 +111,8 @@ class Engine:
         self._links = LinkGraph()
         self._dated: list[tuple[str, str]] = []  # sorted (date, path)
         self._undated: set[str] = set()
+        self._store: IndexStore | None = None
+        self._stat_only_changes = False
         self.is_built = False
 
     # -- lifecycle -----------------------------------------------------------
@@ -120,15 +135,100 @@ class Engine:
         root: str | os.PathLike[str],
         config: EngineConfig | None = None,
         progress: ProgressCallback | None = None,
+        store: IndexStore | None = None,
+        notice: Callable[[str], None] | None = None,
     ) -> Engine:
         engine = cls.create(root, config)
-        engine.build(progress)
+        engine.attach_store(store)
+        engine.build(progress, notice=notice)
         return engine
 
+    def attach_store(self, store: IndexStore | None) -> None:
+        """Persist the index there (None: never read nor write a saved index)."""
+        self._store = store
+
     def build(
-        self, progress: ProgressCallback | None = None, cancel: threading.Event | None = None
+        self,
+        progress: ProgressCallback | None = None,
+        cancel: threading.Event | None = None,
+        notice: Callable[[str], None] | None = None,
     ) -> None:
-        """Scan and index every memory. Safe to call again (acts as a full refresh)."""
+        """Index every memory: from the saved index plus what changed since, when there is
+        a usable one, else from scratch. Safe to call again (acts as a full refresh)."""
+        if self._store is not None:
+            try:
+                snapshot = self._store.load(self._config_key())
+            except StoreInvalid as invalid:
+                if notice is not None and self._store.path.exists():
+                    notice(f"{invalid}; rebuilding the index")
+            else:
+                self._warm_start(snapshot, progress)
+                return
+        self._cold_build(progress, cancel)
+        if self.is_built:
+            self.save()
+
+    def _config_key(self) -> str:
+        cfg = self.config
+        return f"{code_fingerprint()}|{cfg.tag_field}|{cfg.all_markdown}|{cfg.max_file_bytes}"
+
+    def save(self) -> bool:
+        """Write the saved index now (no-op without a store). False when not written."""
+        if self._store is None:
+            return False
+        with self._lock:
+            snapshot = Snapshot(
+                config_key=self._config_key(),
+                memories=list(self._memories.values()),
+                keyword_state=self._keyword.export_state(),
+                saved_at_ns=now_ns(),
+                extras={},
+            )
+        self._stat_only_changes = False
+        try:
+            return self._store.save(snapshot)
+        except OSError:
+            return False
+
+    def _warm_start(self, snapshot: Snapshot, progress: ProgressCallback | None) -> None:
+        """Restore the snapshot, then re-check only files whose stat moved (or is too recent
+        to trust: a write in the same clock tick as the save is hashed, not trusted)."""
+        scan_diagnostics: list[Diagnostic] = []
+        found = list(
+            scan(
+                self.root,
+                all_markdown=self.config.all_markdown,
+                on_diagnostic=scan_diagnostics.append,
+            )
+        )
+        trust_before = snapshot.saved_at_ns - 2_000_000_000
+        delta = Delta()
+        with self._lock:
+            self._reset()
+            self._keyword = KeywordIndex.from_state(snapshot.keyword_state)
+            for memory in snapshot.memories:
+                self._index(memory, keyword=False)
+            self._scan_diagnostics = scan_diagnostics
+            on_disk = {item.rel for item in found}
+            for path in [p for p in self._memories if p not in on_disk]:
+                self._forget(path, delta)
+            total = len(found)
+            for done, item in enumerate(found, 1):
+                old = self._memories.get(item.rel)
+                if old is not None and _stat_matches(item.abs_path, old, trust_before):
+                    continue
+                self._refresh_file(item, delta)
+                if progress is not None and done % 200 == 0:
+                    progress(done, total)
+            self.is_built = True
+        if progress is not None:
+            progress(len(found), len(found))
+        if not delta.is_empty or self._stat_only_changes:
+            self.save()
+
+    def _cold_build(
+        self, progress: ProgressCallback | None, cancel: threading.Event | None
+    ) -> None:
         scan_diagnostics: list[Diagnostic] = []
         found = list(
             scan(
@@ -271,6 +371,9 @@ class Engine:
             return
         self._failures.pop(item.rel, None)
         if old is not None and old.content_hash == content_hash(raw.data):
+            if (old.size, old.mtime_ns) != (raw.size, raw.mtime_ns):
+                self._memories[item.rel] = replace(old, size=raw.size, mtime_ns=raw.mtime_ns)
+                self._stat_only_changes = True
             return
         memory = parse_memory(item.rel, raw, tag_field=self.config.tag_field)
         delta.tags_moved |= self._unindex(item.rel) if old is not None else set()
