@@ -122,7 +122,11 @@ def _looks_like_path(spec: str) -> bool:
 
 
 def _load_directory(folder: Path, *, name: str, source: str) -> Embedder:
-    files = _model_files(folder, name)
+    try:
+        files = _model_files(folder, name)
+        identity = _identity(files)
+    except OSError as exc:
+        raise ModelUnavailable(f"{_describe(name, folder)} could not be read: {exc}") from exc
     try:
         from model2vec import StaticModel
 
@@ -130,24 +134,27 @@ def _load_directory(folder: Path, *, name: str, source: str) -> Embedder:
         dim = int(model.dim)
     except Exception as exc:  # model2vec/safetensors/tokenizers raise many unrelated types
         raise ModelUnavailable(
-            f"model {name!r} in {folder} could not be loaded: {type(exc).__name__}: {exc}"
+            f"{_describe(name, folder)} could not be loaded: {_short_error(exc)}"
         ) from exc
-    info = ModelInfo(name=name, identity=_identity(files), dim=dim, source=source)
-    return Embedder(model, info)
+    return Embedder(model, ModelInfo(name=name, identity=identity, dim=dim, source=source))
+
+
+def _describe(name: str, folder: Path) -> str:
+    return f"model directory {str(folder)!r}" if name == str(folder) else f"model {name!r}"
 
 
 def _model_files(folder: Path, name: str) -> tuple[Path, Path, Path]:
     if not folder.is_dir():
-        raise ModelUnavailable(f"model path {str(folder)!r} for {name!r} is not a directory")
+        raise ModelUnavailable(f"model path {str(folder)!r} is not a directory")
     for layout in _LAYOUTS:
         files = tuple(folder / rel for rel in layout)
         if all(f.is_file() for f in files):
             return files[0], files[1], files[2]
-    expected = ", ".join(" + ".join(layout) for layout in _LAYOUTS)
     present = sorted(p.name for p in folder.iterdir())[:10]
     raise ModelUnavailable(
-        f"{str(folder)!r} is not a model2vec model for {name!r}: expected one of [{expected}], "
-        f"found {present or 'nothing'}"
+        f"{_describe(name, folder)} is not a model2vec model: {str(folder)!r} needs "
+        "model.safetensors, config.json and tokenizer.json (or a sentence-transformers "
+        f"StaticEmbedding layout); it has {present or 'no files'}"
     )
 
 
@@ -168,25 +175,33 @@ def _resolve_model_id(
         return cached, "cache"
     if not allow_download:
         raise ModelUnavailable(
-            f"model {model_id!r} is not a directory and not in the local Hugging Face cache "
-            f"({_cache_location(cache_dir)}): {why}. Downloading is off: allow it, or pass the "
-            "path of a model directory"
+            f"model {model_id!r} was not found: it is not a directory, and {why} in the local "
+            f"Hugging Face cache ({_cache_location(cache_dir)}). Downloading is off: allow "
+            "downloads, or pass the path of a model directory"
         )
     return _download(model_id, cache_dir), "download"
 
 
 def _cached_snapshot(model_id: str, cache_dir: Path | None) -> tuple[Path | None, str]:
+    """The cached snapshot folder of `model_id` (never touches the network), or why not."""
     try:
         from huggingface_hub import snapshot_download
+        from huggingface_hub.errors import HFValidationError, LocalEntryNotFoundError
 
-        folder = snapshot_download(
-            model_id, cache_dir=cache_dir, local_files_only=True, allow_patterns=_HUB_PATTERNS
+        folder = Path(
+            snapshot_download(
+                model_id, cache_dir=cache_dir, local_files_only=True, allow_patterns=_HUB_PATTERNS
+            )
         )
+    except HFValidationError:
+        return None, "it is not a valid model id (owner/name), so there is no copy"
+    except LocalEntryNotFoundError:
+        return None, "there is no copy of it"
     except Exception as exc:
-        return None, _short_error(exc)
-    if not any(all((Path(folder) / rel).is_file() for rel in lay) for lay in _LAYOUTS):
-        return None, f"the cached snapshot {folder} has no model2vec files"
-    return Path(folder), ""
+        return None, f"its copy is unusable ({_short_error(exc)})"
+    if not any(all((folder / rel).is_file() for rel in lay) for lay in _LAYOUTS):
+        return None, f"its copy ({folder}) has no model2vec files"
+    return folder, ""
 
 
 def _download(model_id: str, cache_dir: Path | None) -> Path:
@@ -656,9 +671,16 @@ class EmbeddingCache:
             else:
                 self._vectors[row] = arr[i]
         if fresh:
-            start = len(self._vectors)
-            self._vectors = np.concatenate([self._vectors, arr[list(fresh.values())]])
+            start = len(self._rows)
+            self._reserve(start + len(fresh))
+            self._vectors[start : start + len(fresh)] = arr[list(fresh.values())]
             self._rows.update({k: start + j for j, k in enumerate(fresh)})
+
+    def _reserve(self, rows: int) -> None:
+        if rows > len(self._vectors):
+            grown = np.zeros((max(rows, 2 * len(self._vectors), 64), self.dim), dtype=np.float32)
+            grown[: len(self._rows)] = self._vectors[: len(self._rows)]
+            self._vectors = grown
 
     def retain(self, keys: Collection[str]) -> int:
         """Forget every entry whose key is not in `keys`; returns how many were dropped."""
@@ -694,7 +716,7 @@ class EmbeddingCache:
             "identity": self.identity,
             "dim": self.dim,
             "keys": np.asarray(keys, dtype=str),
-            "vectors": self._vectors[rows].copy(),
+            "vectors": self._vectors[rows],
         }
 
     @classmethod

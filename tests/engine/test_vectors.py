@@ -115,7 +115,8 @@ def test_unknown_id_without_download(tmp_path: Path, monkeypatch: pytest.MonkeyP
         load_model("nobody/no-such-model", cache_dir=tmp_path)
     message = str(err.value)
     assert "'nobody/no-such-model'" in message
-    assert "not in the local Hugging Face cache" in message
+    assert "was not found" in message
+    assert "no copy of it in the local Hugging Face cache" in message
     assert str(tmp_path) in message
     assert "Downloading is off" in message
 
@@ -153,7 +154,7 @@ def test_cached_snapshot_without_model_files(tmp_path: Path) -> None:
     (repo / "refs").mkdir(parents=True)
     (repo / "refs" / "main").write_text(commit)
     (repo / "snapshots" / commit).mkdir(parents=True)
-    with pytest.raises(ModelUnavailable, match="no model2vec files"):
+    with pytest.raises(ModelUnavailable, match="has no model2vec files"):
         load_model("owner/empty", cache_dir=tmp_path)
 
 
@@ -161,7 +162,10 @@ def test_missing_tokenizer_is_model_unavailable(model_dir: Path, tmp_path: Path)
     broken = tmp_path / "broken"
     shutil.copytree(model_dir, broken)
     (broken / "tokenizer.json").unlink()
-    with pytest.raises(ModelUnavailable, match=r"not a model2vec model.*tokenizer\.json"):
+    with pytest.raises(
+        ModelUnavailable,
+        match=r"is not a model2vec model.*needs model\.safetensors, config\.json and tokenizer",
+    ):
         load_model(str(broken))
 
 
@@ -499,3 +503,18 @@ def test_cache_retain_and_state_round_trip() -> None:
     np.testing.assert_array_equal(vectors[2], np.eye(3, DIM)[2])
     with pytest.raises(ValueError):
         EmbeddingCache.from_state({**state, "version": 0})
+
+
+def test_cache_grows_over_many_batches() -> None:
+    cache = EmbeddingCache("m", DIM)
+    rng = np.random.default_rng(5)
+    stored: dict[str, np.ndarray] = {}
+    for batch in range(60):
+        keys = [content_key(f"{batch}-{i}") for i in range(3)]
+        vectors = rng.normal(size=(3, DIM)).astype(np.float32)
+        cache.put_many(keys, vectors)
+        stored.update(zip(keys, vectors, strict=True))
+    got, found = cache.get_many(list(stored))
+    assert found.all()
+    np.testing.assert_array_equal(got, np.stack(list(stored.values())))
+    assert len(EmbeddingCache.from_state(cache.export_state())) == 180
