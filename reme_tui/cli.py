@@ -227,7 +227,7 @@ def _validated_date(raw: str | None, flag: str) -> str | None:
 
 def _run_query(args: argparse.Namespace) -> int:
     if not args.query.strip():
-        raise UsageError("--query needs some text to search for")
+        raise UsageError("query cannot be empty: --query needs some text to search for")
     if args.limit <= 0:
         raise UsageError(f"--limit must be a positive number, got {args.limit}")
     if args.min_score < 0:

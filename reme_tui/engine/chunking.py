@@ -52,7 +52,10 @@ from mistletoe.block_token import (
 )
 from mistletoe.markdown_renderer import BlankLine, MarkdownRenderer
 
+from reme_tui.engine import mistletoe_speedup
 from reme_tui.engine.model import Chunk
+
+mistletoe_speedup.install()
 
 __all__ = [
     "CHUNK_BYTE_LIMIT",

@@ -117,7 +117,7 @@ def test_diagnostics_json(workspace: Path, capsys: pytest.CaptureFixture[str]) -
         (["--query", "x", "--until", "soon"], "not a valid date"),
         (["--query", "x", "--tag=---", "--tag", "  "], "no valid values"),
         (["--query", "x", "--limit", "0"], "positive"),
-        (["--query", "  "], "needs some text"),
+        (["--query", "  "], "query cannot be empty"),
         (["--list-tags", "--tag", "alice"], "only apply with --query"),
         (["--json"], "needs a headless mode"),
     ],
