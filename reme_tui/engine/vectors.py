@@ -6,7 +6,7 @@ Three pieces, each usable alone:
   Hugging Face cache (downloading only when explicitly allowed). Every failure is a
   `ModelUnavailable` with a readable message, so the caller can fall back to BM25-only.
 - `VectorIndex`: one contiguous float32 matrix of L2-normalised chunk vectors keyed by
-  ``(path, start_line)``; a query is one matrix-vector product plus ``argpartition``.
+  ``(path, start_line)``; a query is one matrix-vector product plus a partial selection.
 - `EmbeddingCache`: vectors keyed by chunk content hash for one model identity, exportable as
   plain numpy arrays for the persistent store.
 
@@ -71,7 +71,11 @@ class ModelInfo:
 
 
 class Embedder:
-    """A loaded model2vec `StaticModel` producing L2-normalised float32 rows."""
+    """A loaded model2vec `StaticModel` producing L2-normalised float32 rows.
+
+    Texts are embedded whole (``max_length=None``: no 512-token truncation, a static model's
+    mean pooling is cheap) and without model2vec's multiprocessing (safe in a worker thread).
+    """
 
     def __init__(self, model: Any, info: ModelInfo, *, max_length: int | None = None) -> None:
         self._model = model
