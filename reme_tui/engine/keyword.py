@@ -1,0 +1,625 @@
+"""Incremental BM25 inverted index over chunks, with numpy postings.
+
+Semantics follow reme-ai 0.4.2.0 (`reme/components/keyword_index/bm25_index.py`):
+
+* one document per chunk, keyed by ``(path, start_line)``; a document whose token
+  list is empty is not indexed (adding one under an existing key removes the old
+  version);
+* k1 = 1.5, b = 0.75, ``idf = ln(1 + (N - df + 0.5) / (df + 0.5))`` with N = live
+  documents, df = live documents containing the term, avg_len = mean token count
+  of live documents; these statistics are global, also when ``top_k`` is limited
+  to a set of allowed paths;
+* query tokens are deduplicated (first occurrence wins), unknown tokens ignored;
+* only documents with a score > 0 are returned (with this idf, that is every
+  document containing at least one query term).
+
+Unlike the reference, scores are float64 and ties are broken by key (path, then
+start line), so results are deterministic.
+
+Layout. Every indexed version of a document gets a fresh integer *slot*. Each
+term owns a growable posting list: an int32 array of slots and an int32 array of
+term frequencies, with spare capacity so an append is O(1) amortized. Removing a
+document only marks its slot dead and decrements the live document frequency of
+its terms; its stale posting entries stay and add nothing at query time, because a dead
+slot's length normalizer is +inf (its contribution is exactly 0). When the stale
+entries outnumber the live ones, everything is compacted in one vectorized pass,
+so the amortized cost of an update is proportional to the document's size.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Collection, Iterable, Sequence
+from itertools import accumulate, chain, islice
+from typing import Any, cast
+
+import numpy as np
+
+DocKey = tuple[str, int]
+"""(workspace-relative path, chunk start_line)."""
+
+STATE_VERSION = 1
+
+_INT = np.int32
+_EMPTY_INT = np.zeros(0, dtype=_INT)
+# add_many() switches from per-term appends to grouped, vectorized appends at this size.
+_BULK_MIN_DOCS = 16
+# add_many() counts terms in batches of about this many tokens (bounds temporary memory).
+_BULK_BATCH_TOKENS = 1 << 21
+# Never compact while fewer stale posting entries than this have accumulated.
+_MIN_STALE_TO_COMPACT = 1 << 16
+
+
+def _stable_argsort(a: np.ndarray) -> np.ndarray:
+    """Stable argsort of non-negative int32 values via 16-bit radix passes (O(n))."""
+    if a.shape[0] == 0 or int(a.max()) < 1 << 16:
+        return np.argsort(a.astype(np.uint16), kind="stable")
+    order = np.argsort((a & 0xFFFF).astype(np.uint16), kind="stable")
+    return order[np.argsort((a[order] >> 16).astype(np.uint16), kind="stable")]
+
+
+def _split(arr: np.ndarray, sizes: Sequence[int]) -> list[np.ndarray]:
+    """Consecutive views of ``arr`` with the given sizes (faster than np.split)."""
+    ends = list(accumulate(sizes))
+    return [arr[s:e] for s, e in zip([0, *ends], ends, strict=False)]
+
+
+def _grow(arr: np.ndarray, need: int) -> np.ndarray:
+    """Return a copy of ``arr`` with capacity at least ``need`` (doubling)."""
+    cap = max(need, 2 * arr.shape[0], 4)
+    out = np.empty(cap, dtype=arr.dtype)
+    out[: arr.shape[0]] = arr
+    return out
+
+
+class KeywordIndex:
+    """BM25 over chunks; add/replace/remove cost is proportional to the chunk's terms."""
+
+    def __init__(
+        self,
+        k1: float = 1.5,
+        b: float = 0.75,
+        *,
+        min_stale_to_compact: int = _MIN_STALE_TO_COMPACT,
+    ) -> None:
+        self.k1 = float(k1)
+        self.b = float(b)
+        self._min_stale = int(min_stale_to_compact)
+        self._clear()
+
+    def _clear(self) -> None:
+        # Documents, by slot (slots [0, _n_slots) are allocated; dead ones keep their data).
+        self._n_slots = 0
+        self._slot_key: list[DocKey | None] = []
+        self._slot_terms: list[np.ndarray | None] = []  # unique term ids of a live slot
+        self._slot_len = np.zeros(64, dtype=_INT)
+        self._slot_live = np.zeros(64, dtype=bool)
+        self._slot_path = np.zeros(64, dtype=_INT)  # path id
+        self._key_slot: dict[DocKey, int] = {}
+        # Paths.
+        self._path_id: dict[str, int] = {}
+        self._path_slots: dict[str, set[int]] = {}  # live slots only
+        # Vocabulary and postings, by term id.
+        self._term_id: dict[str, int] = {}
+        self._terms: list[str] = []
+        self._p_slots: list[np.ndarray] = []
+        self._p_tfs: list[np.ndarray] = []
+        self._p_len: list[int] = []  # used length of the two arrays above
+        self._df: list[int] = []  # live document frequency
+        # Totals.
+        self._total_len = 0  # tokens over live docs
+        self._live_entries = 0  # posting entries of live docs
+        self._stale_entries = 0  # posting entries of dead slots
+        self._norm: np.ndarray | None = None  # cached k1·(1−b+b·len/avg), +inf for dead
+
+    # -- size and membership ---------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._key_slot)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._key_slot
+
+    @property
+    def avg_len(self) -> float:
+        """Mean token count of the live documents (0.0 when empty)."""
+        n = len(self._key_slot)
+        return self._total_len / n if n else 0.0
+
+    def keys(self) -> list[DocKey]:
+        """Live document keys, sorted."""
+        return sorted(self._key_slot)
+
+    # -- updates ---------------------------------------------------------------
+
+    def add(self, key: DocKey, tokens: Sequence[str]) -> None:
+        """Index ``tokens`` under ``key``, replacing any previous version.
+
+        An empty token list only removes the previous version.
+        """
+        self._remove_slot(key)
+        counts = Counter(tokens)
+        if counts:
+            self._insert(key, len(tokens), counts)
+        self._maybe_compact()
+
+    def add_many(self, docs: Iterable[tuple[DocKey, Sequence[str]]]) -> None:
+        """Add several documents (later duplicates of a key win); fast for large batches."""
+        docs = list(docs)
+        if len(docs) < _BULK_MIN_DOCS:
+            for key, tokens in docs:
+                self._remove_slot(key)
+                counts = Counter(tokens)
+                if counts:
+                    self._insert(key, len(tokens), counts)
+        else:
+            for key, _ in docs:
+                self._remove_slot(key)
+            self._bulk_insert(docs)
+        self._maybe_compact()
+
+    def remove(self, key: DocKey) -> bool:
+        """Remove one document; return whether it was present."""
+        removed = self._remove_slot(key)
+        if removed:
+            self._maybe_compact()
+        return removed
+
+    def remove_path(self, path: str) -> int:
+        """Remove every chunk of ``path``; return how many were removed."""
+        slots = self._path_slots.get(path)
+        if not slots:
+            return 0
+        keys = [self._slot_key[s] for s in slots]
+        for key in keys:
+            assert key is not None
+            self._remove_slot(key)
+        self._maybe_compact()
+        return len(keys)
+
+    def replace_path(self, path: str, docs: Sequence[tuple[DocKey, Sequence[str]]]) -> None:
+        """Make ``docs`` the complete set of chunks of ``path``."""
+        for key, _ in docs:
+            if key[0] != path:
+                raise ValueError(f"chunk key {key!r} does not belong to path {path!r}")
+        slots = self._path_slots.get(path)
+        if slots:
+            for s in list(slots):
+                key = self._slot_key[s]
+                assert key is not None
+                self._remove_slot(key)
+        self.add_many(docs)
+
+    def compact(self) -> None:
+        """Drop stale posting entries and dead slots now (normally automatic)."""
+        if self._stale_entries == 0 and self._n_slots == len(self._key_slot):
+            return
+        state = self._csr()
+        # Reuse the per-document term lists instead of re-deriving them by sorting.
+        term_remap = np.full(len(self._terms), -1, dtype=_INT)
+        term_remap[state.pop("_kept_terms")] = np.arange(len(state["terms"]), dtype=_INT)
+        live = [self._slot_terms[s] for s in state.pop("_live_slots").tolist()]
+        sizes = [t.shape[0] for t in live]  # type: ignore[union-attr]
+        flat = term_remap[np.concatenate(live)] if live else _EMPTY_INT
+        self._load_csr(state, _split(flat, sizes))
+
+    # -- internals: updates ----------------------------------------------------
+
+    def _alloc_slot(self, key: DocKey, length: int) -> int:
+        slot = self._n_slots
+        if slot == self._slot_len.shape[0]:
+            self._slot_len = _grow(self._slot_len, slot + 1)
+            self._slot_path = _grow(self._slot_path, slot + 1)
+            live = np.zeros(self._slot_len.shape[0], dtype=bool)
+            live[:slot] = self._slot_live[:slot]
+            self._slot_live = live
+        path = key[0]
+        pid = self._path_id.get(path)
+        if pid is None:
+            pid = self._path_id[path] = len(self._path_id)
+        self._n_slots = slot + 1
+        self._slot_key.append(key)
+        self._slot_terms.append(None)
+        self._slot_len[slot] = length
+        self._slot_live[slot] = True
+        self._slot_path[slot] = pid
+        self._key_slot[key] = slot
+        slots = self._path_slots.get(path)
+        if slots is None:
+            self._path_slots[path] = {slot}
+        else:
+            slots.add(slot)
+        self._total_len += length
+        self._norm = None
+        return slot
+
+    def _term(self, token: str) -> int:
+        tid = self._term_id.get(token)
+        if tid is None:
+            tid = self._term_id[token] = len(self._terms)
+            self._terms.append(token)
+            self._p_slots.append(_EMPTY_INT)
+            self._p_tfs.append(_EMPTY_INT)
+            self._p_len.append(0)
+            self._df.append(0)
+        return tid
+
+    def _insert(self, key: DocKey, length: int, counts: Counter[str]) -> None:
+        slot = self._alloc_slot(key, length)
+        tids = np.empty(len(counts), dtype=_INT)
+        p_slots, p_tfs, p_len, df = self._p_slots, self._p_tfs, self._p_len, self._df
+        for i, (token, tf) in enumerate(counts.items()):
+            tid = self._term(token)
+            n = p_len[tid]
+            if n == p_slots[tid].shape[0]:
+                p_slots[tid] = _grow(p_slots[tid], n + 1)
+                p_tfs[tid] = _grow(p_tfs[tid], n + 1)
+            p_slots[tid][n] = slot
+            p_tfs[tid][n] = tf
+            p_len[tid] = n + 1
+            df[tid] += 1
+            tids[i] = tid
+        self._slot_terms[slot] = tids
+        self._live_entries += len(counts)
+
+    def _bulk_insert(self, docs: list[tuple[DocKey, Sequence[str]]]) -> None:
+        # Later duplicates of a key win; documents without tokens are not indexed.
+        last: dict[DocKey, Sequence[str]] = {}
+        for key, tokens in docs:
+            last.pop(key, None)
+            last[key] = tokens
+        batch: list[tuple[DocKey, Sequence[str]]] = []
+        size = 0
+        for key, tokens in last.items():
+            if not tokens:
+                continue
+            batch.append((key, tokens))
+            size += len(tokens)
+            if size >= _BULK_BATCH_TOKENS:
+                self._bulk_batch(batch)
+                batch, size = [], 0
+        if batch:
+            self._bulk_batch(batch)
+
+    def _bulk_batch(self, docs: list[tuple[DocKey, Sequence[str]]]) -> None:
+        """Insert non-empty documents with vectorized counting (no per-term Python work)."""
+        term_id = self._term_id
+        n_terms_before = len(term_id)
+        setdefault = term_id.setdefault
+        for token in dict.fromkeys(chain.from_iterable(tokens for _, tokens in docs)):
+            setdefault(token, len(term_id))  # a new token gets the next id
+        if len(term_id) > n_terms_before:
+            new_terms = list(islice(term_id, n_terms_before, None))
+            n_new = len(new_terms)
+            self._terms.extend(new_terms)
+            self._p_slots.extend([_EMPTY_INT] * n_new)
+            self._p_tfs.extend([_EMPTY_INT] * n_new)
+            self._p_len.extend([0] * n_new)
+            self._df.extend([0] * n_new)
+        lengths = [len(tokens) for _, tokens in docs]
+        total = sum(lengths)
+        first_slot = self._n_slots
+        for (key, _), length in zip(docs, lengths, strict=True):
+            self._alloc_slot(key, length)
+        token_tids = np.fromiter(
+            map(term_id.__getitem__, chain.from_iterable(tokens for _, tokens in docs)),
+            dtype=_INT,
+            count=total,
+        )
+        token_slots = np.repeat(np.arange(first_slot, self._n_slots, dtype=_INT), lengths)
+        # Term-major order with slots ascending inside a term; equal (term, slot) runs
+        # are one posting whose length is the term frequency.
+        order = _stable_argsort(token_tids)
+        token_tids = token_tids[order]
+        token_slots = token_slots[order]
+        del order
+        run = np.empty(total, dtype=bool)
+        run[0] = True
+        np.not_equal(token_tids[1:], token_tids[:-1], out=run[1:])
+        run[1:] |= token_slots[1:] != token_slots[:-1]
+        starts = np.flatnonzero(run)
+        tids_sorted = token_tids[starts]
+        slots_sorted = token_slots[starts]
+        tfs_sorted = np.diff(np.append(starts, total)).astype(_INT)
+        del token_tids, token_slots, run, starts
+        n_post = tids_sorted.shape[0]
+        # Unique term ids of each new document.
+        by_doc = _stable_argsort(slots_sorted - first_slot)
+        per_doc = np.bincount(slots_sorted - first_slot, minlength=len(docs)).tolist()
+        for slot, terms in enumerate(_split(tids_sorted[by_doc], per_doc), start=first_slot):
+            self._slot_terms[slot] = terms
+        # Append each term's run to its posting list.
+        bounds = np.flatnonzero(tids_sorted[1:] != tids_sorted[:-1]) + 1
+        run_starts = [0, *bounds.tolist()]
+        run_ends = [*bounds.tolist(), n_post]
+        p_slots, p_tfs, p_len, df = self._p_slots, self._p_tfs, self._p_len, self._df
+        for tid, s, e in zip(tids_sorted[run_starts].tolist(), run_starts, run_ends, strict=True):
+            n = p_len[tid]
+            m = e - s
+            if n == 0:
+                # Views into the batch arrays; the first later append reallocates.
+                p_slots[tid] = slots_sorted[s:e]
+                p_tfs[tid] = tfs_sorted[s:e]
+            else:
+                if n + m > p_slots[tid].shape[0]:
+                    p_slots[tid] = _grow(p_slots[tid], n + m)
+                    p_tfs[tid] = _grow(p_tfs[tid], n + m)
+                p_slots[tid][n : n + m] = slots_sorted[s:e]
+                p_tfs[tid][n : n + m] = tfs_sorted[s:e]
+            p_len[tid] = n + m
+            df[tid] += m
+        self._live_entries += n_post
+
+    def _remove_slot(self, key: DocKey) -> bool:
+        slot = self._key_slot.pop(key, None)
+        if slot is None:
+            return False
+        self._slot_live[slot] = False
+        self._slot_key[slot] = None
+        tids = self._slot_terms[slot]
+        self._slot_terms[slot] = None
+        assert tids is not None
+        df = self._df
+        for tid in tids.tolist():
+            df[tid] -= 1
+        self._live_entries -= len(tids)
+        self._stale_entries += len(tids)
+        self._total_len -= int(self._slot_len[slot])
+        path = key[0]
+        slots = self._path_slots[path]
+        slots.discard(slot)
+        if not slots:
+            del self._path_slots[path]
+        self._norm = None
+        return True
+
+    def _maybe_compact(self) -> None:
+        if self._stale_entries > max(self._live_entries, self._min_stale):
+            self.compact()
+
+    # -- internals: compact form ----------------------------------------------
+
+    def _csr(self) -> dict[str, Any]:
+        """Live documents and their postings in compact (CSR) form, slots renumbered."""
+        n = self._n_slots
+        live = self._slot_live[:n]
+        live_slots = np.flatnonzero(live)
+        remap = np.full(n, -1, dtype=_INT)
+        remap[live_slots] = np.arange(live_slots.shape[0], dtype=_INT)
+        keys = [self._slot_key[s] for s in live_slots.tolist()]
+        paths = sorted({key[0] for key in keys if key is not None})
+        path_index = {p: i for i, p in enumerate(paths)}
+        doc_path = np.array([path_index[k[0]] for k in keys if k is not None], dtype=_INT)
+        doc_line = np.array([k[1] for k in keys if k is not None], dtype=np.int64)
+        doc_len = self._slot_len[:n][live_slots].astype(_INT)
+        n_terms = len(self._terms)
+        lens = np.array(self._p_len, dtype=np.int64)
+        if n_terms and lens.sum():
+            all_slots = np.concatenate(
+                [a[:m] for a, m in zip(self._p_slots, self._p_len, strict=True)]
+            )
+            all_tfs = np.concatenate([a[:m] for a, m in zip(self._p_tfs, self._p_len, strict=True)])
+            term_of = np.repeat(np.arange(n_terms, dtype=_INT), lens)
+            keep = live[all_slots]
+            all_slots = remap[all_slots[keep]]
+            all_tfs = all_tfs[keep].astype(_INT)
+            counts = np.bincount(term_of[keep], minlength=n_terms)
+        else:
+            all_slots = _EMPTY_INT.copy()
+            all_tfs = _EMPTY_INT.copy()
+            counts = np.zeros(n_terms, dtype=np.int64)
+        kept = np.flatnonzero(counts)
+        indptr = np.zeros(kept.shape[0] + 1, dtype=np.int64)
+        np.cumsum(counts[kept], out=indptr[1:])
+        return {
+            "version": STATE_VERSION,
+            "k1": self.k1,
+            "b": self.b,
+            "paths": paths,
+            "doc_path": doc_path,
+            "doc_line": doc_line,
+            "doc_len": doc_len,
+            "terms": [self._terms[t] for t in kept.tolist()],
+            "indptr": indptr,
+            "indices": all_slots.astype(_INT),
+            "tfs": all_tfs,
+            "_kept_terms": kept,
+            "_live_slots": live_slots,
+        }
+
+    def _load_csr(self, state: dict[str, Any], slot_terms: list[np.ndarray] | None = None) -> None:
+        """Replace the contents with a compact state (slots = document rows)."""
+        paths: list[str] = list(state["paths"])
+        doc_path = np.asarray(state["doc_path"], dtype=_INT)
+        doc_line = np.asarray(state["doc_line"], dtype=np.int64)
+        doc_len = np.asarray(state["doc_len"], dtype=_INT)
+        terms: list[str] = list(state["terms"])
+        indptr = np.asarray(state["indptr"], dtype=np.int64)
+        indices = np.array(state["indices"], dtype=_INT)  # copies: we own our postings
+        tfs = np.array(state["tfs"], dtype=_INT)
+        n_docs = doc_len.shape[0]
+        n_terms = len(terms)
+        df = np.diff(indptr)
+        valid = (
+            doc_path.shape[0] == doc_line.shape[0] == n_docs
+            and indptr.shape[0] == n_terms + 1
+            and indptr[0] == 0
+            and indptr[-1] == indices.shape[0] == tfs.shape[0]
+            and len(set(terms)) == n_terms
+            and (n_terms == 0 or int(df.min()) > 0)
+            and (
+                n_docs == 0
+                or (
+                    int(doc_path.min()) >= 0
+                    and int(doc_path.max()) < len(paths)
+                    and int(doc_len.min()) > 0
+                )
+            )
+            and (
+                indices.shape[0] == 0
+                or (int(indices.min()) >= 0 and int(indices.max()) < n_docs and int(tfs.min()) > 0)
+            )
+        )
+        keys: list[DocKey] = []
+        if valid:
+            keys = [
+                (paths[p], line)
+                for p, line in zip(doc_path.tolist(), doc_line.tolist(), strict=True)
+            ]
+            valid = len(set(keys)) == n_docs
+        if not valid:
+            raise ValueError("inconsistent keyword index state")
+
+        self._clear()
+        cap = max(64, n_docs)
+        self._n_slots = n_docs
+        self._slot_key = list(keys)
+        self._slot_len = np.zeros(cap, dtype=_INT)
+        self._slot_len[:n_docs] = doc_len
+        self._slot_live = np.zeros(cap, dtype=bool)
+        self._slot_live[:n_docs] = True
+        self._slot_path = np.zeros(cap, dtype=_INT)
+        self._slot_path[:n_docs] = doc_path
+        self._key_slot = {key: i for i, key in enumerate(keys)}
+        self._path_id = {p: i for i, p in enumerate(paths)}
+        for i, key in enumerate(keys):
+            self._path_slots.setdefault(key[0], set()).add(i)
+        self._term_id = {t: i for i, t in enumerate(terms)}
+        self._terms = terms
+        sizes = df.tolist()
+        self._p_slots = _split(indices, sizes)
+        self._p_tfs = _split(tfs, sizes)
+        self._p_len = list(sizes)
+        self._df = list(sizes)
+        if slot_terms is None:
+            # Unique term ids per document: group the postings by document.
+            term_of = np.repeat(np.arange(n_terms, dtype=_INT), df)
+            order = _stable_argsort(indices)
+            per_doc = np.bincount(indices, minlength=n_docs).tolist()
+            slot_terms = _split(term_of[order], per_doc)
+        self._slot_terms = list(slot_terms)
+        self._total_len = int(doc_len.sum())
+        self._live_entries = int(indices.shape[0])
+        self._stale_entries = 0
+        self._norm = None
+
+    # -- persistence -----------------------------------------------------------
+
+    def export_state(self) -> dict[str, Any]:
+        """Plain dict of numpy arrays, lists and scalars describing the live index.
+
+        Keys: version, k1, b, paths (sorted list[str]), doc_path (int32 index into
+        paths), doc_line (int64), doc_len (int32), terms (list[str]), and the CSR
+        postings indptr (int64, len(terms)+1), indices (int32 doc row), tfs (int32).
+        """
+        state = self._csr()
+        del state["_kept_terms"], state["_live_slots"]
+        return state
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> KeywordIndex:
+        """Rebuild an index from ``export_state()`` output (raises ValueError if invalid)."""
+        if state.get("version") != STATE_VERSION:
+            raise ValueError(f"unsupported keyword index state version {state.get('version')!r}")
+        index = cls(k1=float(state["k1"]), b=float(state["b"]))
+        index._load_csr(state)
+        return index
+
+    # -- queries ---------------------------------------------------------------
+
+    def _norms(self) -> np.ndarray:
+        norm = self._norm
+        if norm is None:
+            n = self._n_slots
+            n_live = len(self._key_slot)
+            avg = self._total_len / n_live if n_live else 1.0
+            k1, b = self.k1, self.b
+            norm = np.full(n, np.inf)
+            live = self._slot_live[:n]
+            norm[live] = k1 * (1.0 - b + b * (self._slot_len[:n][live] / avg))
+            self._norm = norm
+        return norm
+
+    def _scores(self, query_tokens: Sequence[str]) -> np.ndarray | None:
+        """BM25 score of every slot (0 for dead slots), or None if nothing can match."""
+        n_live = len(self._key_slot)
+        if not n_live:
+            return None
+        tids = []
+        for token in dict.fromkeys(query_tokens):
+            tid = self._term_id.get(token)
+            if tid is not None and self._df[tid] > 0:
+                tids.append(tid)
+        if not tids:
+            return None
+        norm = self._norms()
+        k1p1 = self.k1 + 1.0
+        all_slots: list[np.ndarray] = []
+        parts: list[np.ndarray] = []
+        for tid in tids:
+            df = self._df[tid]
+            idf = math.log(1.0 + (n_live - df + 0.5) / (df + 0.5))
+            m = self._p_len[tid]
+            slots = self._p_slots[tid][:m]
+            tf = self._p_tfs[tid][:m]
+            part = norm.take(slots)  # +inf for a dead slot, so its part is 0
+            part += tf
+            np.divide(tf, part, out=part)
+            part *= idf * k1p1
+            all_slots.append(slots)
+            parts.append(part)
+        # One scatter-add for all terms (much faster than fancy-index `+=` per term).
+        if len(parts) == 1:
+            return np.bincount(all_slots[0], weights=parts[0], minlength=self._n_slots)
+        return np.bincount(
+            np.concatenate(all_slots), weights=np.concatenate(parts), minlength=self._n_slots
+        )
+
+    def score(self, query_tokens: Sequence[str]) -> dict[DocKey, float]:
+        """Every live document with a positive score (global statistics)."""
+        scores = self._scores(query_tokens)
+        if scores is None:
+            return {}
+        hits = np.flatnonzero(scores > 0)
+        keys = cast(list[DocKey], self._slot_key)
+        return {keys[s]: v for s, v in zip(hits.tolist(), scores[hits].tolist(), strict=True)}
+
+    def top_k(
+        self,
+        query_tokens: Sequence[str],
+        k: int,
+        allowed_paths: Collection[str] | None = None,
+    ) -> list[tuple[DocKey, float]]:
+        """Best ``k`` documents by score (desc), ties by key (asc), scores > 0 only.
+
+        ``allowed_paths`` restricts the candidates (None = all); N, df and avg_len
+        stay global.
+        """
+        if k <= 0 or (allowed_paths is not None and not allowed_paths):
+            return []
+        scores = self._scores(query_tokens)
+        if scores is None:
+            return []
+        cand = np.flatnonzero(scores > 0)
+        if allowed_paths is not None and cand.shape[0]:
+            path_id = self._path_id
+            pids = [pid for p in allowed_paths if (pid := path_id.get(p)) is not None]
+            if not pids:
+                return []
+            pmask = np.zeros(len(path_id), dtype=bool)
+            pmask[pids] = True
+            cand = cand[pmask[self._slot_path[cand]]]
+        vals = scores[cand]
+        if cand.shape[0] > k:
+            # Keep everything tied with the k-th best so the key tie-break is exact.
+            kth = np.partition(vals, cand.shape[0] - k)[cand.shape[0] - k]
+            sel = vals >= kth
+            cand = cand[sel]
+            vals = vals[sel]
+        keys = cast(list[DocKey], self._slot_key)
+        ranked = sorted(
+            zip(vals.tolist(), (keys[s] for s in cand.tolist()), strict=True),
+            key=lambda item: (-item[0], item[1]),
+        )
+        return [(key, val) for val, key in ranked[:k]]
