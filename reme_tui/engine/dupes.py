@@ -537,7 +537,7 @@ def _compared_strings(a: _Tag, b: _Tag) -> tuple[str, str]:
     return a.key, b.key
 
 
-def edit_level(a: _Tag, b: _Tag) -> int:
+def _edit_level(a: _Tag, b: _Tag) -> int:
     """0 (no link), LOW or MEDIUM for an edit-distance link between two tags."""
     if a.key == b.key or _guard_rejects(a, b):
         return 0
@@ -565,7 +565,7 @@ def _edit_links(
     for key_a, key_b in sorted(_edit_candidates(tags, cap)):
         for a in by_key[key_a]:
             for b in by_key[key_b]:
-                level = edit_level(a, b)
+                level = _edit_level(a, b)
                 if level:
                     yield _link(a.tag, b.tag, "edit_distance", level)
 
