@@ -9,6 +9,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import numpy as np
+
 from .document import (
     DEFAULT_MAX_FILE_BYTES,
     DEFAULT_TAG_FIELD,
@@ -19,6 +21,7 @@ from .document import (
 )
 from .keyword import KeywordIndex
 from .links import LinkGraph
+from .loader import load_all
 from .model import Chunk, Diagnostic, Memory
 from .search import (
     MAX_LINKS_PER_DIRECTION,
@@ -95,6 +98,14 @@ def _stat_matches(path: Path, memory: Memory, trust_before_ns: int) -> bool:
     )
 
 
+@dataclass(slots=True)
+class _FilterResult:
+    allowed: frozenset[str] | None
+    info: TagFilterInfo | None
+    warnings: tuple[str, ...]
+    mask: np.ndarray | None = None
+
+
 class Engine:
     """In-process index over one workspace. Every public method is thread-safe."""
 
@@ -113,6 +124,7 @@ class Engine:
         self._undated: set[str] = set()
         self._store: IndexStore | None = None
         self._stat_only_changes = False
+        self._filter_cache: dict[tuple[object, ...], _FilterResult] = {}
         self.is_built = False
 
     # -- lifecycle -----------------------------------------------------------
@@ -237,33 +249,40 @@ class Engine:
                 on_diagnostic=scan_diagnostics.append,
             )
         )
-        total = len(found)
         parsed: list[Memory] = []
+        tokens: list[tuple[list[str], ...]] = []
         failures: dict[str, Diagnostic] = {}
-        for done, item in enumerate(found, 1):
-            if cancel is not None and cancel.is_set():
-                return
-            memory, failure = self._load(item)
-            if memory is not None:
-                parsed.append(memory)
-            elif failure is not None:
-                failures[item.rel] = failure
-            if progress is not None and (done % 200 == 0 or done == total):
-                progress(done, total)
+        for loaded in load_all(
+            found,
+            tag_field=self.config.tag_field,
+            max_file_bytes=self.config.max_file_bytes,
+            progress=progress,
+            cancel=cancel,
+        ):
+            if loaded.memory is not None:
+                parsed.append(loaded.memory)
+                tokens.append(loaded.tokens)
+            elif loaded.failure is not None:
+                failures[loaded.rel] = loaded.failure
+        if cancel is not None and cancel.is_set():
+            return
         with self._lock:
             self._reset()
             self._scan_diagnostics = scan_diagnostics
             self._failures = failures
             self._keyword.add_many(
-                ((c.path, c.start_line), tokenize(c.text)) for m in parsed for c in m.chunks
+                ((c.path, c.start_line), chunk_tokens)
+                for m, per_chunk in zip(parsed, tokens, strict=True)
+                for c, chunk_tokens in zip(m.chunks, per_chunk, strict=True)
             )
             for memory in parsed:
                 self._index(memory, keyword=False)
             self.is_built = True
-        if progress is not None and total == 0:
+        if progress is not None and not found:
             progress(0, 0)
 
     def _reset(self) -> None:
+        self._filter_cache.clear()
         self._memories.clear()
         self._chunks.clear()
         self._keyword = KeywordIndex()
@@ -325,11 +344,12 @@ class Engine:
 
     def _forget_under(self, gone: set[str], rescanned: dict[str, set[str]], delta: Delta) -> None:
         """One pass over known paths: drop those at or under a gone path, or under a
-        rescanned directory without having been seen by its scan."""
+        rescanned directory without having been seen by its scan, or that are now
+        themselves a directory (a file replaced by a folder of the same name)."""
         if not gone and not rescanned:
             return
         for path in self._known_paths():
-            if path in gone:
+            if path in gone or path in rescanned:
                 self._forget(path, delta)
                 continue
             parts = path.split("/")
@@ -387,6 +407,7 @@ class Engine:
             delta.removed.append(rel)
 
     def _index(self, memory: Memory, *, keyword: bool = True) -> set[str]:
+        self._filter_cache.clear()
         path = memory.path
         self._memories[path] = memory
         for chunk in memory.chunks:
@@ -403,6 +424,7 @@ class Engine:
         return self._tags.set_file(path, memory.tags)
 
     def _unindex(self, path: str) -> set[str]:
+        self._filter_cache.clear()
         memory = self._memories.pop(path)
         for chunk in memory.chunks:
             self._chunks.pop((path, chunk.start_line), None)
@@ -511,8 +533,39 @@ class Engine:
         since: str | None = None,
         until: str | None = None,
         strict_dates: bool = False,
-    ) -> tuple[set[str] | None, TagFilterInfo | None, list[str]]:
-        """Paths passing the tag and date filters (None = no filter), the tag info, warnings."""
+    ) -> tuple[frozenset[str] | None, TagFilterInfo | None, list[str]]:
+        """Paths passing the tag and date filters (None = no filter), the tag info, warnings.
+
+        Cached per filter until the next change to the index: while a person types, the
+        filters stay the same and only the query text moves.
+        """
+        key = (tuple(tags), all_tags, tuple(exclude_tags), since, until, strict_dates)
+        with self._lock:
+            cached = self._filter_cache.get(key)
+            if cached is None:
+                cached = self._filter_cache[key] = self._compute_allowed(*key)
+            return cached.allowed, cached.info, list(cached.warnings)
+
+    def _allowed_mask(self, key_allowed: frozenset[str] | None) -> np.ndarray | None:
+        if key_allowed is None:
+            return None
+        for cached in self._filter_cache.values():
+            if cached.allowed is key_allowed:
+                if cached.mask is None:
+                    cached.mask = self._keyword.path_mask(key_allowed)
+                return cached.mask
+        return self._keyword.path_mask(key_allowed)
+
+    def _compute_allowed(
+        self,
+        tags: Iterable[str],
+        all_tags: bool,
+        exclude_tags: Iterable[str],
+        since: str | None,
+        until: str | None,
+        strict_dates: bool,
+    ) -> _FilterResult:
+        """The uncached filter: raises SearchError for tags that normalize to nothing."""
         warnings: list[str] = []
         try:
             wanted = normalize_query_tags(tags)
@@ -544,7 +597,7 @@ class Engine:
             if start or end:
                 by_date = self._paths_in_range(start, end, include_undated=not strict_dates)
                 allowed = by_date if allowed is None else allowed & by_date
-        return allowed, info, warnings
+        return _FilterResult(None if allowed is None else frozenset(allowed), info, tuple(warnings))
 
     def _paths_in_range(
         self, start: str | None, end: str | None, include_undated: bool
@@ -576,7 +629,9 @@ class Engine:
             if allowed is not None and not allowed:
                 keyword = []
             else:
-                keyword = self._keyword.top_k(tokens, candidates, allowed)
+                keyword = self._keyword.top_k(
+                    tokens, candidates, allowed_mask=self._allowed_mask(allowed)
+                )
             vector: list[tuple[tuple[str, int], float]] = []
             ranked = apply_cutoff(
                 fuse(keyword, vector, query.vector_weight), query.min_score, query.limit

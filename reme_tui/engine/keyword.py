@@ -585,11 +585,22 @@ class KeywordIndex:
         keys = cast(list[DocKey], self._slot_key)
         return {keys[s]: v for s, v in zip(hits.tolist(), scores[hits].tolist(), strict=True)}
 
+    def path_mask(self, paths: Collection[str]) -> np.ndarray:
+        """A reusable filter for `top_k(allowed_mask=...)`: True for each known path in
+        `paths`. Valid until the next add/remove (callers cache it per index state)."""
+        path_id = self._path_id
+        mask = np.zeros(len(path_id), dtype=bool)
+        pids = [pid for p in paths if (pid := path_id.get(p)) is not None]
+        mask[pids] = True
+        return mask
+
     def top_k(
         self,
         query_tokens: Sequence[str],
         k: int,
         allowed_paths: Collection[str] | None = None,
+        *,
+        allowed_mask: np.ndarray | None = None,
     ) -> list[tuple[DocKey, float]]:
         """Best ``k`` documents by score (desc), ties by key (asc), scores > 0 only.
 
@@ -602,7 +613,12 @@ class KeywordIndex:
         if scores is None:
             return []
         cand = np.flatnonzero(scores > 0)
-        if allowed_paths is not None and cand.shape[0]:
+        if allowed_mask is not None and cand.shape[0]:
+            pids = self._slot_path[cand]
+            inside = pids < allowed_mask.shape[0]
+            cand = cand[inside]
+            cand = cand[allowed_mask[pids[inside]]]
+        elif allowed_paths is not None and cand.shape[0]:
             path_id = self._path_id
             pids = [pid for p in allowed_paths if (pid := path_id.get(p)) is not None]
             if not pids:

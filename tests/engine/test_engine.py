@@ -178,3 +178,12 @@ def test_build_reports_progress(tmp_path: Path) -> None:
     seen: list[tuple[int, int]] = []
     Engine.open(tmp_path, progress=lambda done, total: seen.append((done, total)))
     assert seen[-1] == (5, 5)
+
+
+def test_parallel_cold_build_equals_serial(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_workspace(tmp_path, FILES)
+    serial = Engine.open(tmp_path)
+    monkeypatch.setenv("REME_TUI_WORKERS", "2")
+    parallel = Engine.open(tmp_path)
+    assert parallel.fingerprint() == serial.fingerprint()
+    assert parallel.diagnostics() == serial.diagnostics()
