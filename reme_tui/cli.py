@@ -19,7 +19,13 @@ from typing import Any, NoReturn, TextIO
 
 from . import __version__
 from .engine.engine import Engine, EngineConfig, WorkspaceError
-from .engine.search import SearchError, SearchQuery, SearchResponse, normalize_date
+from .engine.search import (
+    DEFAULT_VECTOR_WEIGHT,
+    SearchError,
+    SearchQuery,
+    SearchResponse,
+    normalize_date,
+)
 from .engine.store import IndexStore
 from .engine.tags import TagError, normalize_query_tags
 
@@ -80,6 +86,27 @@ def build_parser() -> argparse.ArgumentParser:
         "--follow",
         action="store_true",
         help="keep running and print the results again each time they change (Ctrl-C stops)",
+    )
+
+    semantic = parser.add_argument_group(
+        "semantic search (with --query or the app; a model2vec model, see README)"
+    )
+    semantic.add_argument(
+        "--model",
+        metavar="NAME_OR_PATH",
+        help="model2vec model directory, or a model id from the local Hugging Face cache",
+    )
+    semantic.add_argument(
+        "--allow-download",
+        action="store_true",
+        help="let --model download a model id missing from the local cache",
+    )
+    semantic.add_argument(
+        "--vector-weight",
+        type=float,
+        default=None,
+        metavar="W",
+        help="weight of the vector ranking in the fusion, 0..1 (default 0.7)",
     )
 
     listing = parser.add_argument_group("tag listing (with --list-tags)")
@@ -144,7 +171,14 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         raise UsageError("--json needs a headless mode: --query, --list-tags or --diagnostics")
     from .ui.app import run_app
 
-    return run_app(Path(args.workspace), theme=args.theme, config_path=args.config)
+    return run_app(
+        Path(args.workspace),
+        theme=args.theme,
+        config_path=args.config,
+        model=args.model,
+        allow_download=True if args.allow_download else None,
+        vector_weight=_vector_weight(args),
+    )
 
 
 def _reject_search_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -158,7 +192,10 @@ def _reject_search_flags(parser: argparse.ArgumentParser, args: argparse.Namespa
         "limit": 5,
         "min_score": 0.0,
         "follow": False,
+        "allow_download": False,
     }
+    if args.list_tags or args.diagnostics:
+        defaults.update(model=None, vector_weight=None)
     used = [name for name, default in defaults.items() if getattr(args, name) != default]
     if used:
         flags = ", ".join("--" + name.replace("_", "-") for name in used)
@@ -189,10 +226,51 @@ def open_store(root: Path, args: argparse.Namespace) -> IndexStore | None:
     return store
 
 
+def attach_model(engine: Engine, args: argparse.Namespace) -> None:
+    """Load --model; on failure one notice on stderr and the search stays BM25-only."""
+    if not args.model:
+        return
+    error = engine.load_model(args.model, allow_download=args.allow_download)
+    if error is not None:
+        _info(f"notice: {error}; searching with BM25 only")
+
+
+def wait_for_embeddings(engine: Engine) -> None:
+    """Block until every chunk is embedded, with a progress bar on a TTY after one second."""
+    if engine.embedder is None:
+        return
+    progress = _ProgressBar(sys.stderr, label="embedding", unit="chunks")
+    engine.add_embedding_listener(progress.update)
+    try:
+        engine.wait_for_embeddings()
+    finally:
+        engine.remove_embedding_listener(progress.update)
+        progress.finish()
+    error = engine.semantic_status().error
+    if error is not None:
+        _info(f"notice: {error}; searching with BM25 only")
+
+
+def _vector_weight(args: argparse.Namespace) -> float | None:
+    weight = args.vector_weight
+    if weight is not None and not 0.0 <= weight <= 1.0:
+        raise UsageError(f"--vector-weight must be between 0 and 1, got {weight}")
+    return weight
+
+
 class _ProgressBar:
     """A one-line stderr progress bar shown only on a TTY and only after one second."""
 
-    def __init__(self, stream: TextIO, delay: float = 1.0) -> None:
+    def __init__(
+        self,
+        stream: TextIO,
+        delay: float = 1.0,
+        *,
+        label: str = "indexing",
+        unit: str = "memories",
+    ) -> None:
+        self._label = label
+        self._unit = unit
         self._stream = stream
         self._start = time.monotonic()
         self._delay = delay
@@ -205,7 +283,7 @@ class _ProgressBar:
         width = 30
         filled = int(width * done / total)
         bar = "█" * filled + "░" * (width - filled)
-        self._stream.write(f"\rindexing {bar} {done}/{total} memories")
+        self._stream.write(f"\r{self._label} {bar} {done}/{total} {self._unit}")
         self._stream.flush()
         self._shown = True
 
@@ -242,7 +320,10 @@ def _run_query(args: argparse.Namespace) -> int:
             raise UsageError(f"{flag} {shown}: tags contained no valid values") from None
     if args.all_tags and not args.tag:
         raise UsageError("--all-tags needs at least one --tag")
+    weight = _vector_weight(args)
     engine = open_engine(args)
+    attach_model(engine, args)
+    wait_for_embeddings(engine)
     query = SearchQuery(
         text=args.query,
         tags=args.tag,
@@ -253,6 +334,7 @@ def _run_query(args: argparse.Namespace) -> int:
         strict_dates=args.strict_dates,
         limit=args.limit,
         min_score=args.min_score,
+        vector_weight=DEFAULT_VECTOR_WEIGHT if weight is None else weight,
     )
     response = _search_or_usage_error(engine, query)
     for warning in response.warnings:
@@ -302,6 +384,7 @@ def _follow(
                 return EXIT_RUNTIME
             if delta.is_empty:
                 continue
+            engine.wait_for_embeddings(timeout=30)
             current = _search_or_usage_error(engine, query)
             document = current.to_json()
             if document != last:

@@ -38,9 +38,11 @@ from .search import (
     fuse,
     normalize_date,
 )
+from .semantic import STATE_KEY, Semantic, SemanticStatus, SimilarMemory, try_load_model
 from .store import IndexStore, Snapshot, StoreInvalid, code_fingerprint, now_ns
 from .tags import Order, OrderBy, TagError, TagIndex, normalize_query_tags
 from .tokenize import tokenize
+from .vectors import Embedder
 from .workspace import (
     FoundFile,
     PathOutsideWorkspace,
@@ -126,6 +128,8 @@ class Engine:
         self._stat_only_changes = False
         self._filter_cache: dict[tuple[object, ...], _FilterResult] = {}
         self.is_built = False
+        self._semantic = Semantic(self._lock)
+        self._semantic.on_complete = self.save
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -194,7 +198,7 @@ class Engine:
                 memories=list(self._memories.values()),
                 keyword_state=self._keyword.export_state(),
                 saved_at_ns=now_ns(),
-                extras={},
+                extras=self._semantic_extras(),
             )
         self._stat_only_changes = False
         try:
@@ -216,6 +220,7 @@ class Engine:
         trust_before = snapshot.saved_at_ns - 2_000_000_000
         delta = Delta()
         with self._lock:
+            self._semantic.restore_state(snapshot.extras.get(STATE_KEY))
             self._reset()
             self._keyword = KeywordIndex.from_state(snapshot.keyword_state)
             for memory in snapshot.memories:
@@ -290,6 +295,7 @@ class Engine:
         self._links = LinkGraph()
         self._dated = []
         self._undated = set()
+        self._semantic.reset()
 
     def _load(self, item: FoundFile) -> tuple[Memory | None, Diagnostic | None]:
         try:
@@ -421,6 +427,7 @@ class Engine:
             self._undated.add(path)
         else:
             bisect.insort(self._dated, (memory.date, path))
+        self._semantic.add(memory)
         return self._tags.set_file(path, memory.tags)
 
     def _unindex(self, path: str) -> set[str]:
@@ -429,6 +436,7 @@ class Engine:
         for chunk in memory.chunks:
             self._chunks.pop((path, chunk.start_line), None)
         self._keyword.remove_path(path)
+        self._semantic.remove(path)
         self._links.remove_file(path)
         if memory.date is None:
             self._undated.discard(path)
@@ -625,6 +633,7 @@ class Engine:
         )
         tokens = tokenize(text)
         candidates = candidate_count(query.limit)
+        query_vec = self._semantic.encode_query(text)
         with self._lock:
             if allowed is not None and not allowed:
                 keyword = []
@@ -632,7 +641,12 @@ class Engine:
                 keyword = self._keyword.top_k(
                     tokens, candidates, allowed_mask=self._allowed_mask(allowed)
                 )
-            vector: list[tuple[tuple[str, int], float]] = []
+            vector = [] if allowed is not None and not allowed else (
+                self._semantic.top_k(query_vec, candidates, allowed)
+            )
+            semantic_warning = self._semantic.warning()
+            if semantic_warning:
+                warnings.append(semantic_warning)
             ranked = apply_cutoff(
                 fuse(keyword, vector, query.vector_weight), query.min_score, query.limit
             )
@@ -705,6 +719,65 @@ class Engine:
         memories.sort(key=lambda m: m.path)
         memories.sort(key=lambda m: m.date or "", reverse=True)
         return memories[:limit]
+
+    # -- semantic search (the bulk lives in semantic.py) -----------------------
+
+    def attach_model(self, embedder: Embedder | None) -> None:
+        """Search with `embedder` too (None: BM25 only); chunks are embedded in the background,
+        reusing the saved vectors of the same model."""
+        with self._lock:
+            self._semantic.attach(embedder, list(self._memories.values()))
+
+    def load_model(self, name_or_path: str, *, allow_download: bool = False) -> str | None:
+        """Load and attach a model2vec model; on failure stay BM25-only and return why."""
+        embedder, error = try_load_model(name_or_path, allow_download=allow_download)
+        if embedder is None:
+            self._semantic.fail(name_or_path, error or "unknown error")
+            return error
+        self.attach_model(embedder)
+        return None
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The loaded model (also for tag-string similarity), or None."""
+        return self._semantic.embedder
+
+    def semantic_status(self) -> SemanticStatus:
+        return self._semantic.status()
+
+    @property
+    def search_mode(self) -> str:
+        """"bm25", "hybrid", or either with the reason it is degraded, in parentheses."""
+        return self._semantic.status().search_mode
+
+    def wait_for_embeddings(self, timeout: float | None = None) -> bool:
+        """Block until every chunk is embedded (True) or `timeout` passes (False)."""
+        return self._semantic.wait(timeout)
+
+    def add_embedding_listener(self, callback: ProgressCallback) -> None:
+        """`callback(embedded, total)` chunks, called from the embedding thread."""
+        self._semantic.add_listener(callback)
+
+    def remove_embedding_listener(self, callback: ProgressCallback) -> None:
+        self._semantic.remove_listener(callback)
+
+    def similar(self, path: str, k: int = 5) -> list[SimilarMemory]:
+        """The memories most similar to `path` that it neither links to nor is linked from."""
+        with self._lock:
+            linked = {e.target for e in self._links.outlinks(path)}
+            linked |= {e.source for e in self._links.inlinks(path)}
+            found = self._semantic.similar(path, k, linked)
+            return [
+                SimilarMemory(p, m.name, m.description, score)
+                for p, score in found
+                if (m := self._memories.get(p)) is not None
+            ]
+
+    def _semantic_extras(self) -> dict[str, object]:
+        state = self._semantic.export_state(
+            lambda: (c.text for c in self._chunks.values())
+        )
+        return {} if state is None else {STATE_KEY: state}
 
     # -- equality with a rebuild (tests, store checks) -------------------------
 
