@@ -59,7 +59,8 @@ def find_core_tokens(string: str, root: Any) -> list[Any]:
     i = 0
     n = len(string)
     code_pattern = core_tokens.code_pattern
-    code_match = code_pattern.search(string)
+    has_backtick = "`" in string  # a code span needs one; skip the costly regex scan
+    code_match = code_pattern.search(string) if has_backtick else None
     while i < n:
         if not escaped and in_delimiter_run is None and not in_image:
             active = _ACTIVE.search(string, i)
@@ -100,7 +101,7 @@ def find_core_tokens(string: str, root: Any) -> list[Any]:
                 in_image = True
             elif c == "]":
                 i = core_tokens.find_link_image(string, i, delimiters, matches, root)
-                code_match = code_pattern.search(string, i)
+                code_match = code_pattern.search(string, i) if has_backtick else None
             elif in_image:
                 in_image = False
         else:
