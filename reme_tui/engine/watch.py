@@ -14,7 +14,7 @@ from pathlib import Path
 
 import watchfiles
 
-from .workspace import MEMORY_ROOTS, PathOutsideWorkspace, to_relative
+from .workspace import MEMORY_ROOTS, PathOutsideWorkspace, is_memory_path, to_relative
 
 # Wait at most this long (ms) to grow a batch, and this long (ms) of quiet to close one.
 DEFAULT_DEBOUNCE_MS = 150
@@ -24,21 +24,65 @@ _IGNORED_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", "node_
 
 
 class MemoryFilter(watchfiles.DefaultFilter):
-    """Keep events that can change the index; drop editor swap files and VCS internals."""
+    """Keep events that can change the index; drop editor swap files and VCS internals.
+
+    A folder whose name has a dot (`digest/proj.v1`) looks like a non-memory file by name
+    alone, yet renaming or deleting it moves every memory inside (the OS reports only the
+    folder). So such names are kept when they are a directory now, or were one: folders
+    with dotted names are remembered from a walk at start and from later events.
+    """
 
     def __init__(self, root: Path, *, all_markdown: bool = False) -> None:
         super().__init__(ignore_dirs=tuple(_IGNORED_DIRS))
         self._root = root
         self._all_markdown = all_markdown
+        self._dotted_dirs: set[str] = _dotted_dirs(root, all_markdown)
 
     def __call__(self, change: watchfiles.Change, path: str) -> bool:
-        if not super().__call__(change, path):
-            return False
         try:
             rel = to_relative(self._root, path)
         except PathOutsideWorkspace:
             return False
-        return relevant(rel, all_markdown=self._all_markdown)
+        if is_memory_path(rel, all_markdown=self._all_markdown) and not _IGNORED_DIRS.intersection(
+            rel.split("/")
+        ):
+            return True  # a scan indexes it: no name pattern (`.#x.md`, `flycheck_x`) hides it
+        if not super().__call__(change, path):
+            return False
+        if relevant(rel, all_markdown=self._all_markdown):
+            return True
+        if not _could_be_dotted_dir(rel, self._all_markdown):
+            return False
+        if change != watchfiles.Change.deleted and os.path.isdir(path):
+            self._dotted_dirs.add(rel)
+            return True
+        if rel in self._dotted_dirs:
+            if change == watchfiles.Change.deleted:
+                self._dotted_dirs.discard(rel)
+            return True
+        return False
+
+
+def _could_be_dotted_dir(rel: str, all_markdown: bool) -> bool:
+    """Not relevant by name, but a folder of that name could hold memories."""
+    first, _, rest = rel.partition("/")
+    if not rest or (not all_markdown and first not in MEMORY_ROOTS):
+        return False
+    return not rel.rsplit("/", 1)[-1].startswith(".")
+
+
+def _dotted_dirs(root: Path, all_markdown: bool) -> set[str]:
+    """Folders under the memory roots whose names contain a dot (not hidden ones)."""
+    found: set[str] = set()
+    tops = [""] if all_markdown else list(MEMORY_ROOTS)
+    for top in tops:
+        for dirpath, dirnames, _files in os.walk(root / top if top else root):
+            dirnames[:] = [d for d in dirnames if not d.startswith(".") and d not in _IGNORED_DIRS]
+            rel_dir = Path(dirpath).relative_to(root).as_posix()
+            for name in dirnames:
+                if "." in name:
+                    found.add(f"{rel_dir}/{name}" if rel_dir != "." else name)
+    return found
 
 
 def relevant(rel: str, *, all_markdown: bool = False) -> bool:
