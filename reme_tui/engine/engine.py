@@ -108,11 +108,20 @@ class _FilterResult:
     mask: np.ndarray | None = None
 
 
+def _dir_identity(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
 class Engine:
     """In-process index over one workspace. Every public method is thread-safe."""
 
     def __init__(self, root: Path, config: EngineConfig | None = None) -> None:
         self.root = root
+        self._root_identity = _dir_identity(root)
         self.config = config or EngineConfig()
         self._lock = threading.RLock()
         self._memories: dict[str, Memory] = {}
@@ -255,8 +264,11 @@ class Engine:
             )
         )
         parsed: list[Memory] = []
-        tokens: list[tuple[list[str], ...]] = []
         failures: dict[str, Diagnostic] = {}
+        # Postings are built batch by batch so each file's token lists are dropped as soon
+        # as they are counted (holding them all roughly doubled peak memory).
+        keyword = KeywordIndex()
+        pending: list[tuple[tuple[str, int], list[str]]] = []
         for loaded in load_all(
             found,
             tag_field=self.config.tag_field,
@@ -266,20 +278,23 @@ class Engine:
         ):
             if loaded.memory is not None:
                 parsed.append(loaded.memory)
-                tokens.append(loaded.tokens)
+                pending.extend(
+                    ((c.path, c.start_line), chunk_tokens)
+                    for c, chunk_tokens in zip(loaded.memory.chunks, loaded.tokens, strict=True)
+                )
+                if len(pending) >= 512:
+                    keyword.add_many(pending)
+                    pending = []
             elif loaded.failure is not None:
                 failures[loaded.rel] = loaded.failure
         if cancel is not None and cancel.is_set():
             return
+        keyword.add_many(pending)
         with self._lock:
             self._reset()
+            self._keyword = keyword
             self._scan_diagnostics = scan_diagnostics
             self._failures = failures
-            self._keyword.add_many(
-                ((c.path, c.start_line), chunk_tokens)
-                for m, per_chunk in zip(parsed, tokens, strict=True)
-                for c, chunk_tokens in zip(m.chunks, per_chunk, strict=True)
-            )
             for memory in parsed:
                 self._index(memory, keyword=False)
             self.is_built = True
@@ -315,7 +330,9 @@ class Engine:
         """
         delta = Delta()
         with self._lock:
-            if not self.root.is_dir():
+            if not self.root.is_dir() or _dir_identity(self.root) != self._root_identity:
+                # Deleted, moved away, or moved away and replaced by another folder (a
+                # watcher keeps following the old one): either way this index is done.
                 delta.workspace_missing = True
                 return delta
             gone: set[str] = set()
