@@ -62,6 +62,24 @@ def build_parser() -> argparse.ArgumentParser:
     exclusive.add_argument(
         "--diagnostics", action="store_true", help="list what ReMe silently drops or cannot read"
     )
+    exclusive.add_argument(
+        "--add-tag",
+        nargs=2,
+        metavar=("PATH", "TAG"),
+        help="add TAG to the memory at PATH (no-op if an equal tag is there)",
+    )
+    exclusive.add_argument(
+        "--remove-tag",
+        nargs=2,
+        metavar=("PATH", "TAG"),
+        help="remove every tag equal to TAG (after normalization) from PATH",
+    )
+    exclusive.add_argument(
+        "--set-tags",
+        nargs="+",
+        metavar="PATH TAG",
+        help="replace the tag list of PATH with the given TAGs",
+    )
 
     search = parser.add_argument_group("search filters (with --query)")
     search.add_argument(
@@ -134,6 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--rebuild", action="store_true", help="discard the saved index and build it again"
     )
 
+    _add_hygiene_flags(parser)
+
     app = parser.add_argument_group("the app")
     app.add_argument("--theme", help="theme name (built-in or from your theme directory)")
     app.add_argument("--config", type=Path, metavar="FILE", help="settings file to use")
@@ -160,6 +180,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if _hygiene_mode(args) is not None:
+        return _run_hygiene(parser, args)
     if args.query is not None:
         return _run_query(args)
     _reject_search_flags(parser, args)
@@ -167,8 +189,12 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return _run_list_tags(args)
     if args.diagnostics:
         return _run_diagnostics(args)
+    if args.add_tag or args.remove_tag or args.set_tags:
+        return _run_tag_edit(args)
     if args.json:
-        raise UsageError("--json needs a headless mode: --query, --list-tags or --diagnostics")
+        raise UsageError(
+            "--json needs a headless mode: --query, --list-tags, --diagnostics or a tag edit"
+        )
     from .ui.app import run_app
 
     return run_app(
@@ -428,6 +454,221 @@ def _run_diagnostics(args: argparse.Namespace) -> int:
         sys.stdout.write(f"{where}: {severity}: {diag.message} [{diag.code}]\n")
     files = len({d.path for d in found})
     _info(f"{len(found)} problems in {files} files ({engine.memory_count} memories indexed)")
+    return EXIT_OK
+
+
+# -- tag hygiene (issue 6) ----------------------------------------------------
+
+
+def _add_hygiene_flags(parser: argparse.ArgumentParser) -> None:
+    hygiene = parser.add_argument_group(
+        "tag hygiene (print and exit; --merge-tags writes files, journaled for undo)"
+    )
+    hygiene.add_argument(
+        "--tag-dupes",
+        action="store_true",
+        help="list clusters of near-duplicate tags (with --model: tag-string embeddings too)",
+    )
+    hygiene.add_argument(
+        "--merge-tags",
+        nargs="+",
+        metavar="TAG",
+        help="rewrite every memory carrying any of these tags to carry --into instead",
+    )
+    hygiene.add_argument("--into", metavar="TAG", help="the tag --merge-tags merges into")
+    hygiene.add_argument(
+        "--dry-run", action="store_true", help="with --merge-tags: print the diffs, write nothing"
+    )
+    hygiene.add_argument(
+        "--compat-report",
+        action="store_true",
+        help="per file, what ReMe silently drops, with a fix where one is safe",
+    )
+
+
+def _hygiene_mode(args: argparse.Namespace) -> str | None:
+    modes = [
+        name
+        for name, on in (
+            ("--tag-dupes", args.tag_dupes),
+            ("--merge-tags", args.merge_tags is not None),
+            ("--compat-report", args.compat_report),
+        )
+        if on
+    ]
+    if len(modes) > 1:
+        raise UsageError(f"{' and '.join(modes)} cannot be combined")
+    if not modes and (args.into is not None or args.dry_run):
+        raise UsageError("--into and --dry-run only apply with --merge-tags")
+    return modes[0] if modes else None
+
+
+def _run_hygiene(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    mode = _hygiene_mode(args)
+    others = [
+        flag
+        for flag, on in (
+            ("--query", args.query is not None),
+            ("--list-tags", args.list_tags),
+            ("--diagnostics", args.diagnostics),
+        )
+        if on
+    ]
+    if others:
+        raise UsageError(f"{mode} cannot be combined with {', '.join(others)}")
+    if mode != "--merge-tags" and (args.into is not None or args.dry_run):
+        raise UsageError("--into and --dry-run only apply with --merge-tags")
+    if mode != "--tag-dupes" and (args.model or args.allow_download):
+        raise UsageError(f"--model and --allow-download do not apply with {mode}")
+    if args.vector_weight is not None:
+        raise UsageError(f"--vector-weight does not apply with {mode}")
+    checked = argparse.Namespace(**{**vars(args), "model": None, "allow_download": False})
+    _reject_search_flags(parser, checked)
+    if mode == "--tag-dupes":
+        return _run_tag_dupes(args)
+    if mode == "--merge-tags":
+        return _run_merge_tags(args)
+    return _run_compat_report(args)
+
+
+def _run_tag_dupes(args: argparse.Namespace) -> int:
+    from .engine.hygiene import DismissedPairs, detect_duplicates
+
+    engine = open_engine(args)
+    embed = None
+    if args.model:
+        from .engine.semantic import try_load_model
+
+        embedder, error = try_load_model(args.model, allow_download=args.allow_download)
+        if embedder is None:
+            _info(f"notice: {error}; comparing tag strings without embeddings")
+        else:
+            embed = embedder.encode
+    clusters = detect_duplicates(engine, embed=embed, dismissed=DismissedPairs(engine.root))
+    if args.json:
+        _print_json({"clusters": [cluster.to_json() for cluster in clusters]})
+        return EXIT_OK
+    for cluster in clusters:
+        members = ", ".join(f"{m.tag} ({m.files})" for m in cluster.members)
+        sys.stdout.write(f"[{cluster.confidence}] {members}\n")
+        sys.stdout.write(f"    suggested: {cluster.suggested}   methods: ")
+        sys.stdout.write(", ".join(cluster.methods) + "\n")
+        for member in cluster.members:
+            if member.spellings != (member.tag,):
+                sys.stdout.write(f"    {member.tag} is written {', '.join(member.spellings)}\n")
+    tags = len(engine.list_tags())
+    _info(f"{len(clusters)} clusters of near-duplicate tags among {tags} tags")
+    return EXIT_OK
+
+
+def _run_merge_tags(args: argparse.Namespace) -> int:
+    from .engine.merge import MergeError, apply_merge, plan_merge
+
+    if args.into is None:
+        raise UsageError("--merge-tags needs --into TAG")
+    engine = open_engine(args)
+    try:
+        plan = plan_merge(engine, args.merge_tags, args.into)
+    except MergeError as exc:
+        raise UsageError(str(exc)) from None
+    refused = list(plan.skipped)
+    written: list[str] = []
+    journal_id = None
+    if not args.dry_run:
+        result = apply_merge(plan, engine)
+        written, journal_id = result.written, result.journal_id
+        refused += result.refused
+    if args.json:
+        document = plan.to_json()
+        document.update(
+            dry_run=args.dry_run,
+            written=written,
+            refused=[{"path": p, "reason": r} for p, r in refused],
+            journal=journal_id,
+        )
+        _print_json(document)
+    else:
+        for change in plan.changes:
+            if args.dry_run:
+                sys.stdout.write(change.diff())
+            elif change.path in written:
+                before, after = ", ".join(change.before_tags), ", ".join(change.after_tags)
+                sys.stdout.write(f"{change.path}: [{before}] -> [{after}]\n")
+    verb = "would change" if args.dry_run else "changed"
+    count = len(plan.changes) if args.dry_run else len(written)
+    _info(f"{verb} {count} files: {', '.join(plan.sources) or '(nothing)'} -> {plan.into}")
+    for path, reason in refused:
+        _error(f"{path}: {reason}")
+    if journal_id:
+        _info(f"journaled as {journal_id}; the app can undo it (d, then u)")
+    return EXIT_RUNTIME if refused else EXIT_OK
+
+
+def _run_compat_report(args: argparse.Namespace) -> int:
+    from .engine.compat import SHORT_LABELS, compat_report
+
+    report = compat_report(open_engine(args))
+    if args.json:
+        _print_json(report.to_json())
+        return EXIT_OK
+    for path, issues in report.by_file().items():
+        sys.stdout.write(f"{path}\n")
+        for issue in issues:
+            where = f"{issue.line}: " if issue.line else ""
+            fix = f"\n      fix: {issue.fix}" if issue.fix else ""
+            safe = " (safe)" if issue.safe_fix else ""
+            sys.stdout.write(f"  {where}{issue.kind}: {issue.message}{fix}{safe}\n")
+    counts = ", ".join(f"{n} {SHORT_LABELS[k]}" for k, n in report.counts.items())
+    _info(f"{len(report.issues)} problems in {len(report.by_file())} files ({counts})")
+    return EXIT_OK
+
+
+def _run_tag_edit(args: argparse.Namespace) -> int:
+    """--add-tag / --remove-tag / --set-tags: rewrite only the file's tag lines."""
+    from .engine.edit import AddTag, EditError, RemoveTag, SetTags, edit_tags
+
+    op: AddTag | RemoveTag | SetTags
+    if args.add_tag:
+        rel, tag = args.add_tag
+        op = AddTag(tag)
+    elif args.remove_tag:
+        rel, tag = args.remove_tag
+        op = RemoveTag(tag)
+    else:
+        rel, *tags = args.set_tags
+        if not tags:
+            raise UsageError("--set-tags needs a PATH and then the tags (none clears the list)")
+        op = SetTags(tags)
+    root = Path(args.workspace)
+    if not root.is_dir():
+        raise WorkspaceError(f"workspace {root} does not exist or is not a directory")
+    try:
+        result = edit_tags(root, rel, op)
+    except EditError as exc:
+        if exc.exit_code == EXIT_USAGE:
+            raise UsageError(str(exc)) from None
+        _error(str(exc))
+        return EXIT_RUNTIME
+    except OSError as exc:
+        _error(f"{rel}: {exc.strerror or exc}")
+        return EXIT_RUNTIME
+    for note in result.notes:
+        _warn(f"{rel}: {note}")
+    if args.json:
+        _print_json(
+            {
+                "path": rel,
+                "changed": result.changed,
+                "old_tags": list(result.old_tags),
+                "new_tags": list(result.new_tags),
+            }
+        )
+    else:
+        before = ", ".join(result.old_tags) or "(none)"
+        after = ", ".join(result.new_tags) or "(none)"
+        verb = "tags" if result.changed else "unchanged, tags"
+        shown = f"{before} -> {after}" if result.changed else before
+        sys.stdout.write(f"{rel}: {verb} {shown}\n")
     return EXIT_OK
 
 
