@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import shutil
 from pathlib import Path
 
+GENERATOR_VERSION = 3
 SYLLABLES = [
     "ka",
     "lo",
@@ -44,10 +46,15 @@ COMMON = [
 
 
 def vocabulary(size: int, rng: random.Random) -> list[str]:
-    words = set(COMMON)
-    while len(words) < size:
-        words.add("".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))))
-    return sorted(words)
+    """COMMON words first (most frequent under Zipf), then invented words in random order."""
+    invented: set[str] = set()
+    while len(invented) < size - len(COMMON):
+        word = "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4)))
+        if word not in COMMON:
+            invented.add(word)
+    rest = sorted(invented)
+    rng.shuffle(rest)
+    return list(COMMON) + rest
 
 
 def zipf_weights(n: int, s: float = 1.1) -> list[float]:
@@ -67,11 +74,41 @@ def memory_paths(count: int) -> list[str]:
     return paths
 
 
+def body_markdown(i: int, words: list[str], links: list[str], rng: random.Random) -> str:
+    """Markdown shaped like agents' notes: headings, paragraphs with some emphasis,
+    a bullet list, sometimes a small table, and wikilinks (so chunking does real work)."""
+    parts = [f"# Memory {i}"]
+    cursor = 0
+
+    def take(n: int) -> list[str]:
+        nonlocal cursor
+        chunk = words[cursor : cursor + n]
+        cursor += n
+        return chunk
+
+    paragraph = take(60)
+    if paragraph:
+        paragraph[3] = f"**{paragraph[3]}**"
+    parts.append(" ".join(paragraph) + ".")
+    parts.append("## Notes")
+    parts.append("\n".join(f"- {' '.join(take(12))}" for _ in range(5)))
+    if i % 10 == 0:
+        rows = [f"| {' | '.join(take(3))} |" for _ in range(3)]
+        parts.append("| a | b | c |\n|---|---|---|\n" + "\n".join(rows))
+    parts.append("## Details")
+    while cursor < len(words):
+        parts.append(" ".join(take(60)) + ".")
+    parts.append("Related: " + ", ".join(links) + ".")
+    return "\n\n".join(parts) + "\n"
+
+
 def generate(root: Path, count: int, *, words_per_memory: int = 300, seed: int = 7) -> Path:
     """Write `count` memories under root (skipped when a complete workspace is there)."""
     marker = root / ".complete"
-    if marker.exists():
+    if marker.exists() and marker.read_text() == f"{GENERATOR_VERSION}:{count}":
         return root
+    if root.exists():
+        shutil.rmtree(root)
     rng = random.Random(seed)
     vocab = vocabulary(8000, rng)
     weights = zipf_weights(len(vocab))
@@ -80,20 +117,18 @@ def generate(root: Path, count: int, *, words_per_memory: int = 300, seed: int =
     tag_weights = zipf_weights(len(tags), 0.9)
     paths = memory_paths(count)
     for i, rel in enumerate(paths):
-        body_words = rng.choices(vocab, weights, k=words_per_memory)
+        words = rng.choices(vocab, weights, k=words_per_memory)
         links = [f"[[{paths[rng.randrange(count)]}]]" for _ in range(3)]
-        paragraphs = [" ".join(body_words[j : j + 60]) + "." for j in range(0, len(body_words), 60)]
         picked = list(dict.fromkeys(rng.choices(tags, tag_weights, k=rng.randint(1, 3))))
         text = (
             "---\n"
             f"name: Memory {i}\n"
             f"description: Synthetic memory number {i}\n"
             f"memory_tags: [{', '.join(picked)}]\n"
-            "---\n"
-            f"# Memory {i}\n\n" + "\n\n".join(paragraphs) + "\n\nSee " + ", ".join(links) + ".\n"
+            "---\n" + body_markdown(i, words, links, rng)
         )
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    marker.write_text(str(count))
+    marker.write_text(f"{GENERATOR_VERSION}:{count}")
     return root
