@@ -79,8 +79,14 @@ def measure(size: int) -> dict[str, float]:
     path.write_text(original, encoding="utf-8")
     engine.apply([target])
     rows["one-file update (ms)"] = statistics.median(update_times)
+    from reme_tui.engine.hygiene import detect_duplicates
+
+    rows["tag-dupe detection (ms)"] = timed(lambda: detect_duplicates(engine))
     rows["peak RSS (MB)"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     rows.update(rank_bm25_ratio(engine, queries[:20], rows["query no filter p50 (ms)"]))
+    from benchmarks.live import live_rows
+
+    rows.update(live_rows(root, WORKSPACES / f"cache-{size}"))
     return rows
 
 

@@ -17,13 +17,13 @@ import pickle
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 import platformdirs
 
-from .model import Memory
+from .model import Chunk, Diagnostic, Link, Memory
 
 STORE_VERSION = 1
 _MAGIC = b"REMETUI-INDEX\n"
@@ -68,6 +68,27 @@ def code_fingerprint() -> str:
         with contextlib.suppress(OSError):
             digest.update(name.encode() + b"\0" + (package / name).read_bytes())
     return digest.hexdigest()[:16]
+
+
+# Frozen slotted dataclasses pickle through a generic `__setstate__` that looks up
+# `fields()` for every object: most of a warm start's decode time. Pickling them as
+# `cls(*values)` instead decodes several times faster, and the payload stays plain pickle.
+_FAST_CLASSES = (Memory, Chunk, Link, Diagnostic)
+_FIELD_NAMES = {cls: tuple(f.name for f in fields(cls)) for cls in _FAST_CLASSES}
+
+
+class _Pickler(pickle.Pickler):
+    def reducer_override(self, obj: object) -> Any:
+        names = _FIELD_NAMES.get(type(obj))
+        if names is None:
+            return NotImplemented
+        return type(obj), tuple(getattr(obj, name) for name in names)
+
+
+def _dumps(snapshot: Snapshot) -> bytes:
+    buffer = io.BytesIO()
+    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(snapshot)
+    return buffer.getvalue()
 
 
 def default_cache_dir() -> Path:
@@ -125,7 +146,7 @@ class IndexStore:
     def save(self, snapshot: Snapshot) -> bool:
         """Atomically replace the entry; False when another process holds the write lock."""
         self.directory.mkdir(parents=True, exist_ok=True)
-        payload = pickle.dumps(snapshot, protocol=pickle.HIGHEST_PROTOCOL)
+        payload = _dumps(snapshot)
         blob = io.BytesIO()
         blob.write(_MAGIC)
         blob.write(STORE_VERSION.to_bytes(4, "big"))
