@@ -70,34 +70,42 @@ class LinkGraph:
     def set_file(self, path: str, links: list[Link]) -> None:
         """Replace the outgoing links of one memory (marking it as a memory node)."""
         graph = self._graph
+        former_targets: list[str] = []
         if path in graph:
-            graph.remove_edges_from(list(graph.out_edges(path)))
-        graph.add_node(path, memory=True)
+            former_targets = list(graph.succ[path])
+            graph.remove_edges_from([(path, target) for target in former_targets])
+            graph.nodes[path]["memory"] = True
+        else:
+            graph.add_node(path, memory=True)
+        anchors_by_target: dict[str, list[str]] = {}
         for link in links:
-            if graph.has_edge(path, link.target):
-                anchors = graph.edges[path, link.target]["anchors"]
-            else:
-                if link.target not in graph:
-                    graph.add_node(link.target, memory=False)
-                graph.add_edge(path, link.target, anchors=[])
-                anchors = graph.edges[path, link.target]["anchors"]
+            anchors = anchors_by_target.setdefault(link.target, [])
             if link.anchor:
                 anchors.append(link.anchor)
-        self._prune(path)
+        for target in anchors_by_target:
+            if target not in graph:
+                graph.add_node(target, memory=False)
+        graph.add_edges_from(
+            (path, target, {"anchors": anchors}) for target, anchors in anchors_by_target.items()
+        )
+        self._prune(path, former_targets)
 
     def remove_file(self, path: str) -> None:
         """Forget a memory's outlinks; it stays as a dangling target if others link to it."""
         graph = self._graph
         if path not in graph:
             return
-        graph.remove_edges_from(list(graph.out_edges(path)))
+        targets = list(graph.succ[path])
+        graph.remove_edges_from([(path, target) for target in targets])
         graph.nodes[path]["memory"] = False
-        self._prune(path)
+        self._prune(path, targets)
 
-    def _prune(self, path: str) -> None:
+    def _prune(self, path: str, former_targets: list[str] | None = None) -> None:
+        """Drop non-memory nodes nothing links to any more."""
         graph = self._graph
-        for node in [path, *list(graph.successors(path))]:
-            if node in graph and not graph.nodes[node]["memory"] and graph.in_degree(node) == 0:
+        candidates = [path, *(former_targets or ())]
+        for node in candidates:
+            if node in graph and not graph.nodes[node]["memory"] and not graph.pred[node]:
                 graph.remove_node(node)
 
     def is_memory(self, path: str) -> bool:

@@ -1,17 +1,24 @@
 """Read, parse and tokenize many memory files: serially, or on every core for big scans.
 
 Parsing is CPU-bound pure Python (YAML, mistletoe), so a cold open of a large workspace
-uses a process pool. Workers are spawned, not forked: the app builds its index from a
-thread, and forking a threaded process can deadlock on locks held by other threads.
+uses a process pool. Which start method is safe depends on the caller:
+- a single-threaded process forks (cheap, and nothing of the caller is re-run);
+- a threaded one (the app builds from a worker thread) must not fork, since a lock held
+  by another thread would stay locked in the child; it spawns, but only when its main
+  module is reme-tui's own entry point, because spawned children re-import `__main__`
+  and an unguarded user script would run again;
+- otherwise, and whenever the pool breaks, the build stays in this process.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from .document import ReadFailure, parse_memory, read_file
@@ -78,14 +85,47 @@ def load_all(
         )
         yield from _report(results, total, progress, cancel)
         return
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(_load_batch, b, tag_field, max_file_bytes) for b in batches]
-        try:
-            yield from _report((f.result() for f in futures), total, progress, cancel)
-        finally:
-            for future in futures:
-                future.cancel()
+    method = start_method()
+    if method is None:
+        yield from _report(
+            (_load_batch(b, tag_field, max_file_bytes) for b in batches), total, progress, cancel
+        )
+        return
+    delivered = 0
+    try:
+        context = multiprocessing.get_context(method)
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            futures = [pool.submit(_load_batch, b, tag_field, max_file_bytes) for b in batches]
+            try:
+                for batch in _report((f.result() for f in futures), total, progress, cancel):
+                    yield batch
+                    delivered += 1
+            finally:
+                for future in futures:
+                    future.cancel()
+    except (BrokenProcessPool, OSError):
+        # Fall back to this process for whatever the pool did not deliver.
+        rest = items[delivered:]
+        batches = [rest[i : i + BATCH_SIZE] for i in range(0, len(rest), BATCH_SIZE)]
+        yield from _report(
+            (_load_batch(b, tag_field, max_file_bytes) for b in batches),
+            total,
+            progress,
+            cancel,
+            already_done=delivered,
+        )
+
+
+def start_method() -> str | None:
+    """ "fork", "spawn", or None (stay serial); see the module docstring for why."""
+    if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
+        return "fork"
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    main_file = os.path.basename(getattr(main, "__file__", "") or "")
+    if (spec is not None and spec.name == "reme_tui.__main__") or main_file == "reme-tui":
+        return "spawn"
+    return None
 
 
 def _report(
@@ -93,8 +133,9 @@ def _report(
     total: int,
     progress: Callable[[int, int], None] | None,
     cancel: threading.Event | None,
+    already_done: int = 0,
 ) -> Iterator[Loaded]:
-    done = 0
+    done = already_done
     for batch in results:
         if cancel is not None and cancel.is_set():
             return

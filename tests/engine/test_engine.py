@@ -187,3 +187,42 @@ def test_parallel_cold_build_equals_serial(tmp_path: Path, monkeypatch: pytest.M
     parallel = Engine.open(tmp_path)
     assert parallel.fingerprint() == serial.fingerprint()
     assert parallel.diagnostics() == serial.diagnostics()
+
+
+def test_link_graph_forgets_targets_nothing_links_to(tmp_path: Path) -> None:
+    write_workspace(tmp_path, {"digest/a.md": memory("[[digest/gone.md]] [[digest/b.md]]\n")})
+    engine = Engine.open(tmp_path)
+    write_workspace(tmp_path, {"digest/a.md": memory("no links now\n")})
+    engine.apply(["digest/a.md"])
+    assert "digest/gone.md" not in engine._links.graph
+    assert engine.neighbours("digest/a.md").dangling == []
+
+
+def test_parallel_build_falls_back_to_serial_when_the_pool_breaks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from concurrent.futures.process import BrokenProcessPool
+
+    from reme_tui.engine import loader
+
+    write_workspace(tmp_path, FILES)
+    serial = Engine.open(tmp_path)
+
+    class BrokenPool:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            raise BrokenProcessPool("simulated")
+
+    monkeypatch.setenv("REME_TUI_WORKERS", "2")
+    monkeypatch.setattr(loader, "ProcessPoolExecutor", BrokenPool)
+    assert Engine.open(tmp_path).fingerprint() == serial.fingerprint()
+
+
+def test_start_method_never_spawns_an_unknown_main(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from reme_tui.engine import loader
+
+    monkeypatch.setattr(threading, "active_count", lambda: 3)
+    assert loader.start_method() is None  # pytest is not reme-tui's entry point
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    assert loader.start_method() == "fork"
