@@ -61,7 +61,7 @@ class ReadFailure(Exception):
         self.diagnostic = diagnostic
 
 
-def read_file(abs_path: Path, rel: str, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> RawFile:
+def read_file(abs_path: str | Path, rel: str, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> RawFile:
     """Read a memory's bytes; raises ReadFailure (vanished, unreadable, too large)."""
     try:
         with open(abs_path, "rb") as handle:

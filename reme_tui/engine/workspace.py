@@ -24,7 +24,7 @@ class FoundFile:
     """A memory file found by a scan: its safe relative path and where to read it."""
 
     rel: str
-    abs_path: Path
+    abs_path: str | Path
 
 
 def is_memory_path(rel: str, *, all_markdown: bool = False) -> bool:
@@ -108,13 +108,13 @@ def scan(
     root_real = os.path.realpath(root)
     tops = [start] if start else ([""] if all_markdown else list(MEMORY_ROOTS))
     for top in tops:
-        top_abs = root / top if top else root
+        top_abs = os.path.join(root, top) if top else os.fspath(root)
         yield from _walk(root_real, top_abs, top, all_markdown, set(), report)
 
 
 def _walk(
     root_real: str,
-    dir_abs: Path,
+    dir_abs: str,
     dir_rel: str,
     all_markdown: bool,
     ancestors: set[tuple[int, int]],
@@ -190,9 +190,9 @@ def _walk(
                 report(Diagnostic(rel, None, "unreadable", f"cannot stat: {exc.strerror}", "error"))
             continue
         if _stat.S_ISDIR(mode):
-            yield from _walk(root_real, Path(entry.path), rel, all_markdown, ancestors, report)
+            yield from _walk(root_real, entry.path, rel, all_markdown, ancestors, report)
         elif _stat.S_ISREG(mode) and is_memory_path(rel, all_markdown=all_markdown):
-            yield FoundFile(rel, Path(entry.path))
+            yield FoundFile(rel, entry.path)
 
 
 def _is_loop(path: str) -> bool:
