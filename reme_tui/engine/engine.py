@@ -232,8 +232,9 @@ class Engine:
             self._semantic.restore_state(snapshot.extras.get(STATE_KEY))
             self._reset()
             self._keyword = KeywordIndex.from_state(snapshot.keyword_state)
+            self._links.load((m.path, m.links) for m in snapshot.memories)
             for memory in snapshot.memories:
-                self._index(memory, keyword=False)
+                self._index(memory, keyword=False, links=False)
             self._scan_diagnostics = scan_diagnostics
             on_disk = {item.rel for item in found}
             for path in [p for p in self._memories if p not in on_disk]:
@@ -429,7 +430,7 @@ class Engine:
             delta.tags_moved |= self._unindex(rel)
             delta.removed.append(rel)
 
-    def _index(self, memory: Memory, *, keyword: bool = True) -> set[str]:
+    def _index(self, memory: Memory, *, keyword: bool = True, links: bool = True) -> set[str]:
         self._filter_cache.clear()
         path = memory.path
         self._memories[path] = memory
@@ -439,7 +440,8 @@ class Engine:
             self._keyword.replace_path(
                 path, [((path, c.start_line), tokenize(c.text)) for c in memory.chunks]
             )
-        self._links.set_file(path, list(memory.links))
+        if links:
+            self._links.set_file(path, list(memory.links))
         if memory.date is None:
             self._undated.add(path)
         else:
@@ -658,8 +660,10 @@ class Engine:
                 keyword = self._keyword.top_k(
                     tokens, candidates, allowed_mask=self._allowed_mask(allowed)
                 )
-            vector = [] if allowed is not None and not allowed else (
-                self._semantic.top_k(query_vec, candidates, allowed)
+            vector = (
+                []
+                if allowed is not None and not allowed
+                else (self._semantic.top_k(query_vec, candidates, allowed))
             )
             semantic_warning = self._semantic.warning()
             if semantic_warning:
@@ -764,7 +768,7 @@ class Engine:
 
     @property
     def search_mode(self) -> str:
-        """"bm25", "hybrid", or either with the reason it is degraded, in parentheses."""
+        """ "bm25", "hybrid", or either with the reason it is degraded, in parentheses."""
         return self._semantic.status().search_mode
 
     def wait_for_embeddings(self, timeout: float | None = None) -> bool:
@@ -791,9 +795,7 @@ class Engine:
             ]
 
     def _semantic_extras(self) -> dict[str, object]:
-        state = self._semantic.export_state(
-            lambda: (c.text for c in self._chunks.values())
-        )
+        state = self._semantic.export_state(lambda: (c.text for c in self._chunks.values()))
         return {} if state is None else {STATE_KEY: state}
 
     # -- equality with a rebuild (tests, store checks) -------------------------

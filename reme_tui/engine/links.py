@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import networkx as nx
@@ -89,6 +90,28 @@ class LinkGraph:
             (path, target, {"anchors": anchors}) for target, anchors in anchors_by_target.items()
         )
         self._prune(path, former_targets)
+
+    def load(self, files: Iterable[tuple[str, Iterable[Link]]]) -> None:
+        """Build the whole graph at once (warm starts): one bulk insert instead of one
+        networkx call per memory."""
+        graph = nx.DiGraph()
+        memories: list[str] = []
+        edges: list[tuple[str, str, dict[str, list[str]]]] = []
+        for path, links in files:
+            memories.append(path)
+            anchors_by_target: dict[str, list[str]] = {}
+            for link in links:
+                anchors = anchors_by_target.setdefault(link.target, [])
+                if link.anchor:
+                    anchors.append(link.anchor)
+            edges.extend((path, t, {"anchors": a}) for t, a in anchors_by_target.items())
+        graph.add_nodes_from(memories, memory=True)
+        known = set(memories)
+        graph.add_nodes_from(
+            {target for _, target, _ in edges if target not in known}, memory=False
+        )
+        graph.add_edges_from(edges)
+        self._graph = graph
 
     def remove_file(self, path: str) -> None:
         """Forget a memory's outlinks; it stays as a dangling target if others link to it."""
