@@ -15,6 +15,7 @@ The file lives at ``$REME_TUI_CONFIG`` when set, else ``$XDG_CONFIG_HOME/reme-tu
     tag_field = "memory_tags"
     watch = true                   # live updates from the file system
     model = ""                     # model2vec model (semantic search), empty = BM25 only
+    allow_download = false         # let `model` download a model id missing from the HF cache
 
     [keymap]                       # binding id -> keys, e.g.
     "focus_search" = "slash,ctrl+f"
@@ -33,6 +34,7 @@ from typing import Any
 
 APP_NAME = "reme-tui"
 CONFIG_ENV = "REME_TUI_CONFIG"
+DEFAULT_THEME = "reme-dusk"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,11 +50,12 @@ class IndexSettings:
     tag_field: str = "memory_tags"
     watch: bool = True
     model: str = ""
+    allow_download: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    theme: str = "reme-dusk"
+    theme: str = DEFAULT_THEME
     search: SearchSettings = field(default_factory=SearchSettings)
     index: IndexSettings = field(default_factory=IndexSettings)
     keymap: dict[str, str] = field(default_factory=dict)
@@ -117,10 +120,10 @@ def load_settings(path: Path | None = None) -> Settings:
         pass
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         warnings.append(f"could not read config {path}: {error}")
-    theme = data.get("theme", Settings.theme)
+    theme = data.get("theme", DEFAULT_THEME)
     if not isinstance(theme, str) or not theme:
         warnings.append("theme should be a non-empty string")
-        theme = Settings.theme
+        theme = DEFAULT_THEME
     keymap_raw = data.get("keymap", {})
     keymap: dict[str, str] = {}
     if isinstance(keymap_raw, dict):

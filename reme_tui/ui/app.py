@@ -24,19 +24,19 @@ from textual.app import App, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.theme import Theme
 
-from reme_tui.config import Settings, load_settings, save_theme, user_themes_dir
+from reme_tui.config import DEFAULT_THEME, Settings, load_settings, save_theme, user_themes_dir
 from reme_tui.engine.engine import Engine, EngineConfig, WorkspaceError
 from reme_tui.ui.commands import Command, RemeCommands
 from reme_tui.ui.messages import IndexBuilt, IndexProgress, IndexUpdated
 from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
 from reme_tui.ui.screens.help import HelpScreen
 from reme_tui.ui.screens.main import MainScreen
+from reme_tui.ui.semantic import start_semantic
 from reme_tui.ui.themes import BUNDLED_THEMES_DIR, load_themes
 from reme_tui.ui.watcher import watch_changes
 from reme_tui.ui.widgets.search_bar import SearchBar
 from reme_tui.ui.widgets.tag_sidebar import TagSidebar
 
-DEFAULT_THEME = "reme-dusk"
 _LINE_EDITORS = {"vi", "vim", "nvim", "nano", "emacs", "micro", "hx", "kak", "helix", "joe"}
 
 Clock = Callable[[], dt.datetime]
@@ -103,6 +103,8 @@ class RemeApp(App[None]):
             self.notify(message, severity=severity, timeout=8)  # type: ignore[arg-type]
         if self.build_enabled:
             self.build_index()
+        if self.settings.index.model:
+            self.load_model()
         if self.watch_enabled:
             self.watch_workspace()
 
@@ -149,11 +151,20 @@ class RemeApp(App[None]):
         if not self.build_cancel.is_set():
             screen.post_message(IndexBuilt(time.perf_counter() - started))
 
+    @work(thread=True, exclusive=True, group="model", name="model")
+    def load_model(self) -> None:
+        """Load the embedding model (semantic search) while the index builds."""
+        index, post = self.settings.index, self.main_screen.post_message
+        start_semantic(self.engine, index.model, index.allow_download, post)
+
     @work(exclusive=True, group="watcher", name="watcher")
     async def watch_workspace(self) -> None:
         """Live updates: apply each batch of file changes and tell the screen."""
         pending: list[str] = []
-        async for batch in watch_changes(self.engine.root, self.watch_stop):
+        all_markdown = self.engine.config.all_markdown
+        async for batch in watch_changes(
+            self.engine.root, self.watch_stop, all_markdown=all_markdown
+        ):
             pending.extend(batch)
             if not self.engine.is_built:
                 continue  # the build in progress will see these files
@@ -176,11 +187,14 @@ class RemeApp(App[None]):
             command.append(f"+{line}")
         command.append(str(self.engine.root / path))
         try:
-            with self.suspend():
-                subprocess.run(command, check=False)
-        except SuspendNotSupported:
-            self.notify("This terminal cannot suspend the app for an editor", severity="error")
-            return
+            try:
+                with self.suspend():
+                    subprocess.run(command, check=False)
+            except SuspendNotSupported:
+                if not self.is_headless:
+                    self.notify("This terminal cannot suspend the app for an editor", severity="error")
+                    return
+                subprocess.run(command, check=False)  # no terminal to hand over
         except OSError as error:
             self.notify(f"Could not run {command[0]}: {error}", severity="error")
             return
@@ -195,8 +209,11 @@ class RemeApp(App[None]):
         self.notify("Tag editing is not available yet", severity="information")
 
     def open_tag_dupes(self) -> None:
-        """Hook for issue #6 (near-duplicate tag review); `d` lands here."""
-        self.notify("Duplicate-tag review is not available yet", severity="information")
+        """The near-duplicate tag review (issue #6); `d` lands here."""
+        from reme_tui.ui.screens.dupes import DupesScreen
+
+        if not isinstance(self.screen, DupesScreen):
+            self.push_screen(DupesScreen())
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
@@ -268,6 +285,11 @@ class RemeApp(App[None]):
                 "What ReMe would silently drop, per file",
                 self.action_diagnostics,
             ),
+            (
+                "Review near-duplicate tags",
+                "Merge, undo or dismiss tag spellings of one entity (d)",
+                self.open_tag_dupes,
+            ),
             ("Toggle sidebar", "Show or hide the tag sidebar", screen.action_toggle_sidebar),
             ("Re-index workspace", "Scan every file again", self.action_reindex),
         ]
@@ -311,6 +333,23 @@ def make_app(
     )
 
 
+def with_overrides(
+    settings: Settings,
+    model: str | None = None,
+    allow_download: bool | None = None,
+    vector_weight: float | None = None,
+) -> Settings:
+    """`settings` with the semantic-search values given on the command line."""
+    index, search = settings.index, settings.search
+    if model is not None:
+        index = replace(index, model=model)
+    if allow_download is not None:
+        index = replace(index, allow_download=allow_download)
+    if vector_weight is not None:
+        search = replace(search, vector_weight=vector_weight)
+    return replace(settings, index=index, search=search)
+
+
 def run_app(
     workspace: Path,
     theme: str | None = None,
@@ -318,9 +357,15 @@ def run_app(
     *,
     watch: bool | None = None,
     engine: Engine | None = None,
+    model: str | None = None,
+    allow_download: bool | None = None,
+    vector_weight: float | None = None,
 ) -> int:
-    """Run the terminal app; returns the process exit code (2 for a bad workspace)."""
-    settings = load_settings(config_path)
+    """Run the terminal app; returns the process exit code (2 for a bad workspace).
+
+    `model`, `allow_download` and `vector_weight` (command-line flags) override the settings.
+    """
+    settings = with_overrides(load_settings(config_path), model, allow_download, vector_weight)
     try:
         app = make_app(workspace, settings, engine=engine, theme=theme, watch=watch)
     except WorkspaceError as error:

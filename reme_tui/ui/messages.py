@@ -84,12 +84,16 @@ class OpenMemory(Message):
 
 
 class PreviewReady(Message):
-    """A preview load finished; ``data`` is a PreviewData, ``neighbours`` the engine's."""
+    """A preview load finished; ``data`` is a PreviewData, ``neighbours`` the engine's,
+    ``similar`` the engine's similar memories not already linked."""
 
-    def __init__(self, data: Any, neighbours: Any, *, keep_scroll: bool, serial: int) -> None:
+    def __init__(
+        self, data: Any, neighbours: Any, *, keep_scroll: bool, serial: int, similar: Any = ()
+    ) -> None:
         super().__init__()
         self.data = data
         self.neighbours = neighbours
+        self.similar = similar
         self.keep_scroll = keep_scroll
         self.serial = serial
 
@@ -105,3 +109,12 @@ class MetaReady(Message):
 
     def can_replace(self, message: Message) -> bool:
         return isinstance(message, MetaReady)
+
+
+class CompatCounted(Message):
+    """What ReMe would silently drop, counted per kind (for the status bar)."""
+
+    def __init__(self, counts: dict[str, int], text: str) -> None:
+        super().__init__()
+        self.counts = counts
+        self.text = text

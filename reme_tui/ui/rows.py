@@ -9,6 +9,8 @@ from typing import Any
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # A word character the tokenizer would glue to a term (CJK ideographs are split apart).
 _WORD = r"[^\W\u4e00-\u9fff]"
+# Markdown noise left out of one-line snippets: heading marks and list bullets.
+_MARKUP = re.compile(r"(?m)^\s*(?:#{1,6}|[-*+]|\d+[.)])\s+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +59,8 @@ class ResultRow:
         first = memory.chunks[0] if memory.chunks else None
         return cls(
             path=memory.path,
-            start_line=first.start_line if first else None,
-            end_line=first.end_line if first else None,
+            start_line=None,
+            end_line=None,
             date=memory.date,
             tags=tuple(memory.tags),
             name=memory.name,
@@ -84,7 +86,7 @@ def term_pattern(terms: list[str] | tuple[str, ...]) -> re.Pattern[str] | None:
 
 def snippet(text: str, pattern: re.Pattern[str] | None, width: int = 240) -> str:
     """A one-line excerpt of ``text`` around the first matched term."""
-    flat = " ".join(text.split())
+    flat = " ".join(_MARKUP.sub(" ", text).split())
     if not flat:
         return ""
     start = 0
@@ -94,3 +96,15 @@ def snippet(text: str, pattern: re.Pattern[str] | None, width: int = 240) -> str
             start = flat.rfind(" ", 0, match.start() - width // 4) + 1
     excerpt = flat[start : start + width]
     return ("…" if start else "") + excerpt
+
+
+def explain(row: ResultRow) -> str | None:
+    """How a search row was ranked: fused score, keyword and vector ranks (None when browsing)."""
+    if row.score is None:
+        return None
+    parts = [f"score {row.score:.3f}"]
+    if row.keyword_rank is not None:
+        parts.append(f"keyword #{row.keyword_rank} ({row.keyword_score or 0:.3f})")
+    if row.vector_rank is not None:
+        parts.append(f"vector #{row.vector_rank} ({row.vector_score or 0:.3f})")
+    return " · ".join(parts)

@@ -1,7 +1,7 @@
-"""Adapter from file-system events to batches of changed paths.
+"""Adapter from file-system events to batches of changed paths for the app's watcher worker.
 
-Uses ``reme_tui.engine.watch.watch_changes`` when it exists (the engine's watcher);
-until then falls back to watchfiles directly. The app only ever calls ``watch_changes``.
+Uses the engine's watcher (``reme_tui.engine.watch.awatch_batches``: filtered to memory
+files, relative paths); falls back to plain watchfiles if that module is unavailable.
 """
 
 from __future__ import annotations
@@ -11,14 +11,16 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 
-async def watch_changes(root: Path, stop_event: asyncio.Event) -> AsyncIterator[list[str]]:
-    """Yield lists of changed absolute paths under ``root`` until ``stop_event`` is set."""
+async def watch_changes(
+    root: Path, stop_event: asyncio.Event, *, all_markdown: bool = False
+) -> AsyncIterator[list[str]]:
+    """Yield lists of changed paths under ``root`` until ``stop_event`` is set."""
     try:
-        from reme_tui.engine.watch import watch_changes as engine_watch_changes
+        from reme_tui.engine.watch import awatch_batches
     except ImportError:
-        engine_watch_changes = None
-    if engine_watch_changes is not None:
-        async for batch in engine_watch_changes(root, stop_event):
+        awatch_batches = None
+    if awatch_batches is not None:
+        async for batch in awatch_batches(root, stop_event=stop_event, all_markdown=all_markdown):
             yield list(batch)
         return
     from watchfiles import awatch

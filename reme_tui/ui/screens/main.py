@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
@@ -20,9 +19,11 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Footer, Input
 
+from reme_tui.engine.compat import compat_counts, format_counts
 from reme_tui.engine.search import SearchError, SearchQuery
 from reme_tui.ui.history import History, Visit
 from reme_tui.ui.messages import (
+    CompatCounted,
     IndexBuilt,
     IndexProgress,
     IndexUpdated,
@@ -33,7 +34,8 @@ from reme_tui.ui.messages import (
     TagChosen,
 )
 from reme_tui.ui.query import SearchState
-from reme_tui.ui.rows import ResultRow
+from reme_tui.ui.rows import ResultRow, explain
+from reme_tui.ui.semantic import SemanticChanged, mode_label, status_label
 from reme_tui.ui.widgets.neighbours import NeighboursList
 from reme_tui.ui.widgets.preview import Preview, PreviewData, PreviewScroll, render_markdown
 from reme_tui.ui.widgets.results import ResultList, ResultsPane
@@ -86,7 +88,6 @@ class MainScreen(Screen[None]):
         self.search_serial = 0
         self.preview_serial = 0
         self.last_search_ms = 0.0
-        self.sidebar_hidden = False
         self.state = SearchState()
 
     @property
@@ -108,7 +109,7 @@ class MainScreen(Screen[None]):
 
     def on_mount(self) -> None:
         status = self.query_one(StatusBar)
-        status.set_workspace(self._workspace_label())
+        status.set_workspace(self._workspace_label(), str(self.reme.engine.root))
         status.set_count(0)
         status.set_diagnostics(0)
         status.set_progress(0, 0)
@@ -116,12 +117,7 @@ class MainScreen(Screen[None]):
         self.query_one(SearchBar).focus_query()
 
     def _workspace_label(self) -> str:
-        root: Path = self.reme.engine.root
-        home = Path.home()
-        try:
-            return "~/" + root.relative_to(home).as_posix()
-        except ValueError:
-            return str(root)
+        return self.reme.engine.root.name or str(self.reme.engine.root)
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
@@ -141,7 +137,7 @@ class MainScreen(Screen[None]):
             status.set_index_state("index failed")
             self.notify(message.error, title="Indexing failed", severity="error", timeout=10)
             return
-        status.set_index_state(f"indexed in {message.seconds:.1f}s")
+        status.set_index_state("index ready", tooltip=f"first index took {message.seconds:.2f} s")
         status.set_updated(self.reme.now())
         self.refresh_meta()
         self.run_search(immediate=True)
@@ -170,7 +166,14 @@ class MainScreen(Screen[None]):
         engine = self.reme.engine
         sidebar = self.query_one(TagSidebar)
         tags = engine.list_tags(order_by=sidebar.sort_by)
-        self.post_message(MetaReady(tags, engine.memory_count, len(engine.diagnostics())))
+        diagnostics = engine.diagnostics()
+        self.post_message(MetaReady(tags, engine.memory_count, len(diagnostics)))
+        counts = compat_counts(diagnostics)
+        self.post_message(CompatCounted(counts, format_counts(counts)))
+
+    @on(CompatCounted)
+    def _compat(self, message: CompatCounted) -> None:
+        self.query_one(StatusBar).set_compat(message.counts, message.text)
 
     @on(MetaReady)
     def _meta(self, message: MetaReady) -> None:
@@ -178,6 +181,24 @@ class MainScreen(Screen[None]):
         status = self.query_one(StatusBar)
         status.set_count(message.memories)
         status.set_diagnostics(message.diagnostics)
+
+    @on(SemanticChanged)
+    def _semantic_changed(self, message: SemanticChanged) -> None:
+        status = message.status
+        label, tooltip = mode_label(status)
+        self.query_one(SearchBar).set_mode(label, tooltip)
+        self.query_one(StatusBar).set_semantic(status_label(status), tooltip)
+        if message.loaded and status.error:
+            self.notify(
+                f"{status.error}. Searching with BM25 only.",
+                title="Embedding model unavailable",
+                severity="warning",
+                timeout=12,
+            )
+        if status.state in ("ready", "failed"):
+            self.run_search(immediate=True)
+            if self.current_path is not None:
+                self.refresh_neighbours(self.current_path)
 
     # -- search -------------------------------------------------------------
 
@@ -267,7 +288,7 @@ class MainScreen(Screen[None]):
         bar = self.query_one(SearchBar)
         bar.set_message(message.error or "; ".join(message.warnings))
         if message.mode == "search":
-            bar.set_mode("hybrid" if message.hybrid else "BM25")
+            bar.set_mode(*mode_label(self.reme.engine.semantic_status()))
         state = self.state
         count = len(message.rows)
         if message.mode == "browse":
@@ -275,9 +296,11 @@ class MainScreen(Screen[None]):
             title = f"{count} {what}, newest first"
             empty = "No memory matches these filters." if state.has_filters else "No memories."
         else:
-            title = f"{count} results · {message.elapsed_ms:.0f} ms"
+            title = f"{count} results" if count != 1 else "1 result"
             empty = message.error or "No results. Try fewer words or remove a filter."
-        self.query_one(ResultsPane).set_rows(message.rows, message.terms, title=title, empty=empty)
+        pane = self.query_one(ResultsPane)
+        pane.set_rows(message.rows, message.terms, title=title, empty=empty)
+        pane.tooltip = f"{message.mode} took {message.elapsed_ms:.1f} ms"
         if not message.rows and self.query_one(Preview).path is None:
             self.query_one(NeighboursList).set_neighbours(None)
 
@@ -293,28 +316,41 @@ class MainScreen(Screen[None]):
     ) -> None:
         if record:
             self.history.visit(Visit(path, line, browsing))
-        end_line = None
+        end_line, why = None, None
         row = self.query_one(ResultsPane).selected
         if row is not None and row.path == path and row.start_line == line:
-            end_line = row.end_line
-        self.load_preview(path, line, end_line, keep_scroll=False)
+            end_line, why = row.end_line, explain(row)
+        self.load_preview(path, line, end_line, keep_scroll=False, explain=why)
         if not browsing:
             self.query_one(PreviewScroll).focus()
 
     def load_preview(
-        self, path: str, line: int | None, end_line: int | None, *, keep_scroll: bool
+        self,
+        path: str,
+        line: int | None,
+        end_line: int | None,
+        *,
+        keep_scroll: bool,
+        explain: str | None = None,
     ) -> None:
         self.preview_serial += 1
-        self._preview_worker(path, line, end_line, keep_scroll, self.preview_serial)
+        self._preview_worker(path, line, end_line, keep_scroll, explain, self.preview_serial)
 
     @work(thread=True, exclusive=True, group="preview")
     def _preview_worker(
-        self, path: str, line: int | None, end_line: int | None, keep_scroll: bool, serial: int
+        self,
+        path: str,
+        line: int | None,
+        end_line: int | None,
+        keep_scroll: bool,
+        explain: str | None,
+        serial: int,
     ) -> None:
         engine = self.reme.engine
         memory = engine.memory(path)
         markdown = ""
         neighbours = None
+        similar: list[Any] = []
         if memory is not None:
             try:
                 text = engine.read_text(path)
@@ -323,20 +359,26 @@ class MainScreen(Screen[None]):
             if memory is not None:
                 markdown = render_markdown(text, memory, lambda p: engine.memory(p) is not None)
                 neighbours = engine.neighbours(path)
-        data = PreviewData(path, memory, markdown, line, end_line)
-        self.post_message(PreviewReady(data, neighbours, keep_scroll=keep_scroll, serial=serial))
+                similar = engine.similar(path)
+        data = PreviewData(path, memory, markdown, line, end_line, explain)
+        self.post_message(
+            PreviewReady(data, neighbours, keep_scroll=keep_scroll, serial=serial, similar=similar)
+        )
 
     @on(PreviewReady)
     async def _preview_ready(self, message: PreviewReady) -> None:
         if message.serial != self.preview_serial:
             return
         await self.query_one(Preview).show(message.data, keep_scroll=message.keep_scroll)
-        self.query_one(NeighboursList).set_neighbours(message.neighbours)
+        self.query_one(NeighboursList).set_neighbours(message.neighbours, message.similar)
 
     @work(thread=True, exclusive=True, group="neighbours")
     def refresh_neighbours(self, path: str) -> None:
         neighbours = self.reme.engine.neighbours(path)
-        self.app.call_from_thread(self.query_one(NeighboursList).set_neighbours, neighbours)
+        similar = self.reme.engine.similar(path)
+        self.app.call_from_thread(
+            self.query_one(NeighboursList).set_neighbours, neighbours, similar
+        )
 
     # -- actions ------------------------------------------------------------
 
@@ -400,9 +442,9 @@ class MainScreen(Screen[None]):
         self.reme.action_diagnostics()
 
     def action_toggle_sidebar(self) -> None:
-        self.sidebar_hidden = not self.sidebar_hidden
-        self.set_class(self.sidebar_hidden, "-no-sidebar")
-        self.set_class(not self.sidebar_hidden, "-show-sidebar")
+        hide = self.query_one(TagSidebar).display
+        self.set_class(hide, "-no-sidebar")
+        self.set_class(not hide, "-show-sidebar")
 
     def action_focus_pane(self, pane: str) -> None:
         widgets = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from textual import on
@@ -27,6 +28,18 @@ def _link_prompt(arrow: str, link: Any) -> Content:
     return Content.assemble(*parts)
 
 
+def _similar_prompt(item: Any) -> Content:
+    parts = [
+        Content.styled("≈ ", "$text-accent"),
+        Content.styled(item.name or item.path, "bold"),
+        Content.styled(f"  {item.path}", "$text-muted"),
+        Content.styled(f"  {item.similarity:.2f}", "$text-secondary"),
+    ]
+    if item.description:
+        parts += [Content("\n   "), Content.styled(item.description, "italic $text-muted")]
+    return Content.assemble(*parts)
+
+
 class NeighboursList(OptionList):
     """Enter (or click) opens the neighbour; dangling links are listed but not openable."""
 
@@ -40,7 +53,8 @@ class NeighboursList(OptionList):
         self.border_title = "Links"
         self.counts = (0, 0, 0)
 
-    def set_neighbours(self, neighbours: Any | None) -> None:
+    def set_neighbours(self, neighbours: Any | None, similar: Sequence[Any] = ()) -> None:
+        """Show the links of a memory, then `similar` memories it is not linked with."""
         options: list[Option | None] = []
         if neighbours is None:
             self.counts = (0, 0, 0)
@@ -83,6 +97,14 @@ class NeighboursList(OptionList):
                 )
                 for target in dangling
             ]
+        if similar:
+            options.append(
+                Option(
+                    Content.styled(f"Similar, not linked ({len(similar)})", "bold $text-primary"),
+                    disabled=True,
+                )
+            )
+            options += [Option(_similar_prompt(s), id=f"similar:{s.path}") for s in similar]
         if not options:
             options.append(
                 Option(
@@ -92,12 +114,12 @@ class NeighboursList(OptionList):
         self.set_options(options)
         self.border_title = f"Links → {len(out)}  ← {len(back)}" + (
             f"  ✗ {len(dangling)}" if dangling else ""
-        )
+        ) + (f"  ≈ {len(similar)}" if similar else "")
 
     @on(OptionList.OptionSelected)
     def _open(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         option_id = event.option.id or ""
         kind, _, path = option_id.partition(":")
-        if kind in ("out", "in") and path:
+        if kind in ("out", "in", "similar") and path:
             self.post_message(OpenMemory(path))

@@ -29,6 +29,7 @@ class PreviewData:
     markdown: str
     line: int | None
     end_line: int | None
+    explain: str | None = None
 
 
 class TagChip(Static):
@@ -106,6 +107,8 @@ class Preview(Vertical):
         meta = f"{data.path}  ·  {memory.date or 'undated'}"
         if data.line is not None and data.end_line is not None:
             meta += f"  ·  lines {data.line}–{data.end_line}"
+        if data.explain:
+            meta += f"\n{data.explain}"
         self.query_one("#preview-meta", Label).update(meta)
         tags_row = self.query_one("#preview-tags", Horizontal)
         await tags_row.remove_children()

@@ -30,20 +30,18 @@ def highlight(text: str, terms: list[str] | tuple[str, ...], base: str = "") -> 
 
 def row_prompt(row: ResultRow, terms: list[str], width: int = 240) -> Content:
     """Two lines: path · date · tags · score, then the snippet."""
-    parts: list[Content] = [Content.styled(row.path, "bold $text-primary")]
+    parts: list[Content] = []
+    if row.score is not None:
+        parts.append(Content.styled(f"{row.score:6.3f}  ", "$text-success"))
+    parts.append(Content.styled(row.path, "bold $text-primary"))
     if row.start_line is not None and row.score is not None:
         parts.append(Content.styled(f":{row.start_line}-{row.end_line}", "$text-muted"))
     parts.append(Content.styled(f"  {row.date or 'undated'}", "$text-secondary"))
     for tag in row.tags:
         parts.append(Content.styled(f"  #{tag}", "$text-accent"))
-    if row.score is not None:
-        parts.append(Content.styled(f"  {row.score:.3f}", "$text-success"))
-        if row.vector_rank is not None or row.vector_score is not None:
-            parts.append(
-                Content.styled(
-                    f" (kw #{row.keyword_rank or '-'} vec #{row.vector_rank or '-'})", "$text-muted"
-                )
-            )
+    if row.vector_rank is not None:
+        ranks = f" (kw #{row.keyword_rank or '-'} vec #{row.vector_rank})"
+        parts.append(Content.styled(ranks, "$text-muted"))
     header = Content.assemble(*parts)
     lead = row.name or ""
     body = snippet(row.text, term_pattern(terms), width) or row.description or ""

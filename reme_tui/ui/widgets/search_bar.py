@@ -113,9 +113,11 @@ class SearchBar(Vertical):
     def clear(self) -> None:
         self.set_state(SearchState())
 
-    def set_mode(self, mode: str) -> None:
-        """Show how search ranks: "BM25" or "hybrid" (semantic search hook)."""
-        self.query_one("#search-mode", Label).update(mode)
+    def set_mode(self, mode: str, tooltip: str | None = None) -> None:
+        """Show how search ranks: "BM25", "hybrid", or why hybrid is degraded."""
+        label = self.query_one("#search-mode", Label)
+        label.update(mode)
+        label.tooltip = tooltip
 
     def set_message(self, message: str) -> None:
         label = self.query_one("#search-message", Label)

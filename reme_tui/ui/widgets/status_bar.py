@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.events import Click
@@ -27,10 +29,16 @@ class StatusBar(Horizontal):
         yield ProgressBar(id="status-progress", show_eta=False, show_percentage=True)
         yield Label("", id="status-index")
         yield Label("", id="status-updated")
+        semantic = Label("", id="status-semantic")
+        semantic.display = False  # shown once a model is configured
+        yield semantic
         yield DiagnosticsLabel("", id="status-diagnostics")
+        yield Label("", id="status-compat")
 
-    def set_workspace(self, workspace: str) -> None:
-        self.query_one("#status-workspace", Label).update(workspace)
+    def set_workspace(self, workspace: str, full_path: str) -> None:
+        label = self.query_one("#status-workspace", Label)
+        label.update(workspace)
+        label.tooltip = full_path
 
     def set_count(self, memories: int) -> None:
         self.query_one("#status-count", Label).update(f"{memories} memories")
@@ -41,9 +49,18 @@ class StatusBar(Horizontal):
         bar.update(total=max(total, 1), progress=done)
         self.query_one("#status-index", Label).update(f"indexing {done}/{total}")
 
-    def set_index_state(self, state: str) -> None:
+    def set_index_state(self, state: str, tooltip: str | None = None) -> None:
         self.query_one(ProgressBar).display = False
-        self.query_one("#status-index", Label).update(state)
+        label = self.query_one("#status-index", Label)
+        label.update(state)
+        label.tooltip = tooltip
+
+    def set_semantic(self, text: str, tooltip: str | None = None) -> None:
+        """Semantic search state: embedding progress, ready, or no model."""
+        label = self.query_one("#status-semantic", Label)
+        label.update(text)
+        label.tooltip = tooltip
+        label.display = bool(text)
 
     def set_updated(self, when: str) -> None:
         self.query_one("#status-updated", Label).update(f"updated {when}")
@@ -53,3 +70,10 @@ class StatusBar(Horizontal):
         label.update(f"⚠ {count} diagnostics" if count else "✓ no diagnostics")
         label.set_class(bool(count), "-warn")
         label.tooltip = "show diagnostics (!)" if count else None
+
+    def set_compat(self, counts: Mapping[str, int], text: str) -> None:
+        """What ReMe silently drops, per kind (``text`` is the short form; empty hides it)."""
+        label = self.query_one("#status-compat", Label)
+        label.update(f"ReMe drops: {text}" if text else "")
+        label.display = bool(text)
+        label.tooltip = "\n".join(f"{kind}: {n}" for kind, n in counts.items()) or None

@@ -70,7 +70,9 @@ class TagSidebar(Vertical):
         with Horizontal(id="tag-header"):
             yield Label("", id="tag-count")
             yield Label("", id="tag-sort")
-        yield TagFilter(placeholder="filter tags…", id="tag-filter", compact=True)
+        yield TagFilter(
+            placeholder="filter tags…", id="tag-filter", compact=True, select_on_focus=False
+        )
         yield TagList(id="tag-list")
 
     def on_mount(self) -> None:

@@ -1,0 +1,367 @@
+"""Near-duplicate tag review (key ``d``): clusters, merge with a dry-run diff, undo, dismiss.
+
+Engine work (detection, planning, writing) runs in thread workers; the written paths go
+through ``RemeApp.apply_changes`` like any other change, so the main screen updates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.coordinate import Coordinate
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Input, Label, Static
+
+from reme_tui.engine.dupes import DupeCluster
+from reme_tui.engine.edit import EditError
+from reme_tui.engine.hygiene import DismissedPairs, detect_duplicates, engine_embed
+from reme_tui.engine.merge import (
+    Journal,
+    MergeError,
+    MergePlan,
+    MergeResult,
+    UndoResult,
+    apply_merge,
+    plan_merge,
+    undo_merge,
+)
+
+if TYPE_CHECKING:
+    from reme_tui.ui.app import RemeApp
+
+SAMPLES_PER_MEMBER = 3
+_CONFIDENCE_STYLE = {"high": "bold green", "medium": "yellow", "low": "dim"}
+
+
+class ClustersReady(Message):
+    """Detection finished: clusters and up to three sample memories per member tag."""
+
+    def __init__(self, clusters: list[DupeCluster], samples: dict[str, list[str]]) -> None:
+        super().__init__()
+        self.clusters = clusters
+        self.samples = samples
+
+
+class MergeConfirmScreen(ModalScreen[bool]):
+    """The dry-run diff of every file a merge will change; ``y`` writes, Esc cancels."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,enter", "confirm", "Merge", id="merge.confirm"),
+        Binding("escape,n,q", "cancel", "Cancel", id="merge.cancel"),
+    ]
+
+    def __init__(self, plan: MergePlan) -> None:
+        super().__init__()
+        self.plan = plan
+
+    def compose(self) -> ComposeResult:
+        plan = self.plan
+        files = len(plan.changes)
+        title = (
+            f"Merge {', '.join(plan.sources)} into {plan.into}: {files} "
+            f"file{'s' if files != 1 else ''} — y merges, Esc cancels"
+        )
+        with Vertical(id="merge-body"):
+            yield Label(title, id="merge-title")
+            if plan.skipped:
+                skipped = "; ".join(f"{p}: {r}" for p, r in plan.skipped)
+                yield Label(f"Skipped (cannot be edited safely): {skipped}", id="merge-skipped")
+            with VerticalScroll(id="merge-diff-scroll"):
+                yield Static(_diff_text(plan.diff()), id="merge-diff")
+            yield Footer()
+
+    def action_confirm(self) -> None:
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+
+def _diff_text(diff: str) -> Text:
+    text = Text()
+    for line in diff.splitlines():
+        if line.startswith(("+++", "---")):
+            style = "bold"
+        elif line.startswith("+"):
+            style = "green"
+        elif line.startswith("-"):
+            style = "red"
+        elif line.startswith("@@"):
+            style = "cyan"
+        else:
+            style = ""
+        text.append(line + "\n", style=style)
+    return text
+
+
+class DupesScreen(Screen[None]):
+    """Clusters, most certain first; the selected one's members, samples and target."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "close", "Close", id="dupes.close"),
+        Binding("m", "merge", "Merge", id="dupes.merge"),
+        Binding("x", "dismiss_cluster", "Not duplicates", id="dupes.dismiss"),
+        Binding("X", "dismiss_member", "Not this one", id="dupes.dismiss_member"),
+        Binding("u", "undo", "Undo last merge", id="dupes.undo"),
+        Binding("T", "edit_target", "Target", id="dupes.target"),
+        Binding("r", "refresh", "Refresh", show=False, id="dupes.refresh"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.clusters: list[DupeCluster] = []
+        self.samples: dict[str, list[str]] = {}
+        self.targets: dict[tuple[str, ...], str] = {}
+        self.member_index = 0
+        self.busy = False
+
+    @property
+    def reme(self) -> RemeApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Label("Near-duplicate tags — looking…", id="dupes-title")
+        with Horizontal(id="dupes-body"):
+            yield DataTable(id="dupes-table", cursor_type="row", zebra_stripes=True)
+            with Vertical(id="dupes-detail"):
+                with Horizontal(id="dupes-target-row"):
+                    yield Label("Merge into ", id="dupes-target-label")
+                    yield Input(id="dupes-target", placeholder="target tag")
+                with VerticalScroll(id="dupes-detail-scroll"):
+                    yield Static("", id="dupes-members")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("Confidence", "Tags", "Files", "Suggested")
+        table.focus()
+        self.refresh_clusters()
+
+    # -- detection ----------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="dupes")
+    def refresh_clusters(self) -> None:
+        engine = self.reme.engine
+        clusters = detect_duplicates(
+            engine, embed=engine_embed(engine), dismissed=DismissedPairs(engine.root)
+        )
+        samples = {
+            member.tag: sorted(engine.files_with_tag(member.tag))[:SAMPLES_PER_MEMBER]
+            for cluster in clusters
+            for member in cluster.members
+        }
+        self.post_message(ClustersReady(clusters, samples))
+
+    @on(ClustersReady)
+    def _clusters_ready(self, message: ClustersReady) -> None:
+        selected = self.selected
+        self.clusters, self.samples = message.clusters, message.samples
+        table = self.query_one(DataTable)
+        table.clear()
+        for index, cluster in enumerate(self.clusters):
+            table.add_row(
+                Text(cluster.confidence, style=_CONFIDENCE_STYLE[cluster.confidence]),
+                ", ".join(cluster.tags),
+                str(cluster.total_files),
+                self.target_of(cluster),
+                key=str(index),
+            )
+        count = len(self.clusters)
+        self.query_one("#dupes-title", Label).update(
+            f"Near-duplicate tags — {count} cluster{'s' if count != 1 else ''}, most certain "
+            "first · m merge · x not duplicates · X not this member · u undo last merge"
+        )
+        keep = next(
+            (i for i, c in enumerate(self.clusters) if selected and c.tags == selected.tags), 0
+        )
+        if self.clusters:
+            table.move_cursor(row=keep)
+        self.show_cluster(self.selected)
+
+    # -- selection and detail ------------------------------------------------
+
+    @property
+    def selected(self) -> DupeCluster | None:
+        if not self.clusters:
+            return None
+        row = self.query_one(DataTable).cursor_row
+        return self.clusters[row] if 0 <= row < len(self.clusters) else None
+
+    def target_of(self, cluster: DupeCluster) -> str:
+        return self.targets.get(cluster.tags, cluster.suggested)
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.member_index = 0
+        self.show_cluster(self.selected)
+
+    def show_cluster(self, cluster: DupeCluster | None) -> None:
+        target = self.query_one("#dupes-target", Input)
+        members = self.query_one("#dupes-members", Static)
+        if cluster is None:
+            target.value = ""
+            members.update("No near-duplicate tags found." if not self.busy else "")
+            return
+        target.value = self.target_of(cluster)
+        members.update(self.describe(cluster))
+
+    def describe(self, cluster: DupeCluster) -> Text:
+        text = Text()
+        text.append(f"{cluster.confidence} confidence", _CONFIDENCE_STYLE[cluster.confidence])
+        text.append(f" · linked by {', '.join(cluster.methods)}\n\n")
+        for index, member in enumerate(cluster.members):
+            marker = "▶ " if index == self.member_index else "  "
+            text.append(marker + member.tag, "bold")
+            text.append(f"  {member.files} memor{'y' if member.files == 1 else 'ies'}\n")
+            if member.spellings:
+                text.append(f"    written: {', '.join(member.spellings)}\n", "italic")
+            for path in self.samples.get(member.tag, []):
+                text.append(f"    · {path}\n", "dim")
+        return text
+
+    @on(Input.Submitted, "#dupes-target")
+    def _target_submitted(self, event: Input.Submitted) -> None:
+        cluster = self.selected
+        if cluster is not None and event.value.strip():
+            self.targets[cluster.tags] = event.value.strip()
+            table = self.query_one(DataTable)
+            table.update_cell_at(Coordinate(table.cursor_row, 3), event.value.strip())
+        self.query_one(DataTable).focus()
+
+    @on(Input.Changed, "#dupes-target")
+    def _target_changed(self, event: Input.Changed) -> None:
+        cluster = self.selected
+        if cluster is not None and event.value.strip():
+            self.targets[cluster.tags] = event.value.strip()
+
+    # -- actions ------------------------------------------------------------
+
+    def action_close(self) -> None:
+        if self.focused is self.query_one("#dupes-target", Input):
+            self.query_one(DataTable).focus()
+            return
+        self.app.pop_screen()
+
+    def action_refresh(self) -> None:
+        self.refresh_clusters()
+
+    def action_edit_target(self) -> None:
+        self.query_one("#dupes-target", Input).focus()
+
+    def action_merge(self) -> None:
+        cluster = self.selected
+        if cluster is None or self.busy:
+            return
+        into = self.target_of(cluster)
+        self.busy = True
+        self.plan(list(cluster.tags), into)
+
+    @work(thread=True, exclusive=True, group="dupes-write")
+    def plan(self, tags: Sequence[str], into: str) -> None:
+        try:
+            plan = plan_merge(self.reme.engine, tags, into)
+        except (MergeError, EditError, OSError) as error:
+            self.app.call_from_thread(self._fail, f"Cannot merge: {error}")
+            return
+        self.app.call_from_thread(self._confirm, plan)
+
+    def _fail(self, message: str) -> None:
+        self.busy = False
+        self.notify(message, severity="error", timeout=8)
+
+    def _confirm(self, plan: MergePlan) -> None:
+        if not plan.changes:
+            self.busy = False
+            self.notify("Nothing to change: no memory carries those tags", severity="warning")
+            return
+
+        def chosen(confirmed: bool | None) -> None:
+            if confirmed:
+                self.write(plan)
+            else:
+                self.busy = False
+
+        self.app.push_screen(MergeConfirmScreen(plan), chosen)
+
+    @work(thread=True, exclusive=True, group="dupes-write")
+    def write(self, plan: MergePlan) -> None:
+        result = apply_merge(plan)
+        self.app.call_from_thread(self._written, plan, result)
+
+    async def _written(self, plan: MergePlan, result: MergeResult) -> None:
+        self.busy = False
+        if result.written:
+            await self.reme.apply_changes(result.written)
+            self.notify(
+                f"Merged into {plan.into}: {len(result.written)} files changed (u undoes)",
+                title="Tags merged",
+            )
+        for path, reason in [*plan.skipped, *result.refused]:
+            self.notify(f"{path}: {reason}", title="Not merged", severity="error", timeout=10)
+        self.refresh_clusters()
+
+    def action_undo(self) -> None:
+        if self.busy:
+            return
+        self.busy = True
+        self.undo()
+
+    @work(thread=True, exclusive=True, group="dupes-write")
+    def undo(self) -> None:
+        root = self.reme.engine.root
+        entry = Journal(root).last_undoable()
+        if entry is None:
+            self.app.call_from_thread(self._fail, "No merge to undo")
+            return
+        result = undo_merge(entry, root)
+        self.app.call_from_thread(self._undone, entry.get("into", "?"), result)
+
+    async def _undone(self, into: str, result: UndoResult) -> None:
+        self.busy = False
+        if result.restored:
+            await self.reme.apply_changes(result.restored)
+            self.notify(f"Undid the merge into {into}: {len(result.restored)} files restored")
+        for path, reason in result.refused:
+            self.notify(f"{path}: {reason}", title="Not restored", severity="error", timeout=10)
+        self.refresh_clusters()
+
+    def action_dismiss_cluster(self) -> None:
+        cluster = self.selected
+        if cluster is None:
+            return
+        DismissedPairs(self.reme.engine.root).dismiss(cluster.tags)
+        self.notify(f"Not duplicates: {', '.join(cluster.tags)} (remembered)")
+        self.refresh_clusters()
+
+    def action_dismiss_member(self) -> None:
+        """Dismiss the pairs between the marked member and the rest of its cluster."""
+        cluster = self.selected
+        if cluster is None:
+            return
+        member = cluster.members[self.member_index % len(cluster.members)]
+        store = DismissedPairs(self.reme.engine.root)
+        for other in cluster.tags:
+            if other != member.tag:
+                store.dismiss((member.tag, other))
+        self.notify(f"{member.tag} is not a duplicate of the others (remembered)")
+        self.refresh_clusters()
+
+    def key_j(self) -> None:
+        self._move_member(1)
+
+    def key_k(self) -> None:
+        self._move_member(-1)
+
+    def _move_member(self, step: int) -> None:
+        cluster = self.selected
+        if cluster is None or self.focused is self.query_one("#dupes-target", Input):
+            return
+        self.member_index = (self.member_index + step) % len(cluster.members)
+        self.show_cluster(cluster)

@@ -1,0 +1,237 @@
+"""The tag editor screen: reads the memory's tags with a stamp, saves them conflict-checked.
+
+It opens over the preview's header (so the editor sits where the chips are) and is
+modal: nothing else reacts to keys while a list is being edited. Reads and writes run
+in thread workers that post messages; a save goes through ``edit_tags`` with the stamp
+taken when the editor opened, and the app then routes the path through
+``RemeApp.apply_changes`` (the watcher's change path) so the sidebar, the results and
+the preview update at once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.events import Resize
+from textual.message import Message
+from textual.screen import ModalScreen
+
+from reme_tui.engine.edit import (
+    ConflictError,
+    EditError,
+    EditResult,
+    FileStamp,
+    PathRefused,
+    SetTags,
+    edit_tags,
+    read_tags,
+    read_with_stamp,
+    resolve_in_workspace,
+)
+from reme_tui.ui.widgets.preview import Preview
+from reme_tui.ui.widgets.tag_editor import TagEditor
+
+if TYPE_CHECKING:
+    from reme_tui.ui.app import RemeApp
+
+MIN_INLINE_WIDTH = 50
+
+
+class Loaded(Message):
+    """The file's tags as written and the stamp of the bytes they came from."""
+
+    def __init__(self, tags: list[str], stamp: FileStamp, existing: list[tuple[str, int]]) -> None:
+        super().__init__()
+        self.tags = tags
+        self.stamp = stamp
+        self.existing = existing
+
+
+class Failed(Message):
+    """Reading or saving failed; ``close`` when the editor cannot go on."""
+
+    def __init__(self, message: str, *, close: bool) -> None:
+        super().__init__()
+        self.message = message
+        self.close = close
+
+
+class Saved(Message):
+    def __init__(self, result: EditResult) -> None:
+        super().__init__()
+        self.result = result
+
+
+class Conflicted(Message):
+    """The file changed since it was read: its tags and stamp now (None: it is gone)."""
+
+    def __init__(
+        self, message: str, tags: list[str] | None, stamp: FileStamp | None, mine: list[str]
+    ) -> None:
+        super().__init__()
+        self.message = message
+        self.tags = tags
+        self.stamp = stamp
+        self.mine = mine
+
+
+class TagEditorScreen(ModalScreen[EditResult | None]):
+    """Edit the tags of memory ``path``; dismisses with the EditResult of a save."""
+
+    DEFAULT_CSS = """
+    TagEditorScreen {
+        background: $background 40%;
+        align: left top;
+    }
+    TagEditorScreen.-centered {
+        align: center middle;
+    }
+    TagEditorScreen.-centered TagEditor {
+        width: 80%;
+        max-width: 100;
+    }
+    """
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = path
+        self.stamp: FileStamp | None = None
+
+    @property
+    def reme(self) -> RemeApp:
+        return self.app  # type: ignore[return-value]
+
+    @property
+    def editor(self) -> TagEditor:
+        return self.query_one(TagEditor)
+
+    def compose(self) -> ComposeResult:
+        yield TagEditor(self.path, id="tag-editor")
+
+    def on_mount(self) -> None:
+        self._place()
+        self._load()
+
+    def on_resize(self, event: Resize) -> None:
+        self.call_after_refresh(self._place)
+
+    def _place(self) -> None:
+        """Sit over the preview's header; centred when the preview is hidden or narrow."""
+        region = self.reme.main_screen.query_one(Preview).region
+        inline = region.width >= MIN_INLINE_WIDTH and region.height > 0
+        self.set_class(not inline, "-centered")
+        editor = self.editor
+        if inline:
+            editor.styles.offset = (region.x, region.y)
+            editor.styles.width = region.width
+        else:
+            editor.styles.offset = (0, 0)
+            editor.styles.clear_rule("width")
+
+    # -- reading -------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="tag-editor-io")
+    def _load(self) -> None:
+        engine = self.reme.engine
+        try:
+            real = resolve_in_workspace(engine.root, self.path)
+            text, stamp = read_with_stamp(real)
+            tags = read_tags(text, engine.config.tag_field)
+        except PathRefused as error:
+            self.post_message(Failed(f"Cannot edit tags here: {error}", close=True))
+            return
+        except (EditError, OSError) as error:
+            self.post_message(Failed(f"Cannot edit the tags of {self.path}: {error}", close=True))
+            return
+        self.post_message(Loaded(tags, stamp, engine.list_tags()))
+
+    @on(Loaded)
+    async def _loaded(self, message: Loaded) -> None:
+        self.stamp = message.stamp
+        await self.editor.load(message.tags, message.existing)
+
+    @on(Failed)
+    def _failed(self, message: Failed) -> None:
+        if message.close:
+            self.notify(message.message, title="Tags not editable", severity="error", timeout=8)
+            self.dismiss(None)
+            return
+        self.editor.set_banner(f"✗ {message.message}")
+
+    # -- saving --------------------------------------------------------------------
+
+    @on(TagEditor.Cancelled)
+    def _cancelled(self) -> None:
+        self.dismiss(None)
+
+    @on(TagEditor.SaveRequested)
+    def _save_requested(self, message: TagEditor.SaveRequested) -> None:
+        if message.tags == self.editor.original and self.editor.mine is None:
+            self.notify("Tags unchanged", timeout=2)
+            self.dismiss(None)
+            return
+        self.editor.border_subtitle = "saving…"
+        self._save(message.tags, self.stamp)
+
+    @work(thread=True, exclusive=True, group="tag-editor-io")
+    def _save(self, tags: list[str], stamp: FileStamp | None) -> None:
+        engine = self.reme.engine
+        field = engine.config.tag_field
+        try:
+            result = edit_tags(engine.root, self.path, SetTags(tags), expected=stamp, field=field)
+        except ConflictError as error:
+            self.post_message(self._conflict(tags, error))
+            return
+        except PathRefused as error:
+            self.post_message(Failed(f"Refused: {error}", close=False))
+            return
+        except (EditError, OSError) as error:
+            self.post_message(Failed(f"Not saved: {error}", close=False))
+            return
+        self.post_message(Saved(result))
+
+    def _conflict(self, mine: list[str], error: ConflictError) -> Conflicted:
+        """Read the fresh version (in the save worker) so the editor can offer it."""
+        engine = self.reme.engine
+        if error.current is None:
+            return Conflicted(f"{self.path} was deleted since you opened it", None, None, mine)
+        try:
+            text, stamp = read_with_stamp(resolve_in_workspace(engine.root, self.path))
+            tags = read_tags(text, engine.config.tag_field)
+        except (EditError, OSError) as exc:
+            return Conflicted(f"{self.path} changed on disk and cannot be read: {exc}", None, None, mine)
+        return Conflicted(f"{self.path} changed on disk since you opened it", tags, stamp, mine)
+
+    @on(Conflicted)
+    async def _conflicted(self, message: Conflicted) -> None:
+        self.editor.border_subtitle = "not saved"
+        self.notify(message.message, title="Not saved", severity="warning", timeout=6)
+        self.reme.run_worker(self.reme.apply_changes([self.path]), group="apply")
+        if message.tags is None or message.stamp is None:
+            self.editor.set_banner(f"✗ {message.message}. Nothing was written.")
+            return
+        self.stamp = message.stamp
+        await self.editor.show_conflict(message.tags, message.mine, message.message)
+
+    @on(Saved)
+    def _saved(self, message: Saved) -> None:
+        self.dismiss(message.result)
+
+
+def open_tag_editor(app: RemeApp, path: str) -> None:
+    """Push the editor for ``path``; after a save, apply the change like the watcher would."""
+
+    def done(result: EditResult | None) -> None:
+        if result is None:
+            return
+        if result.changed:
+            app.run_worker(app.apply_changes([result.path]), group="apply")
+        shown = " ".join(f"#{tag}" for tag in result.new_tags) or "no tags"
+        app.notify(f"{result.path}: {shown}", title="Tags saved", timeout=3)
+        for note in result.notes:
+            app.notify(note, title="Saved, but", severity="warning", timeout=10)
+
+    if not isinstance(app.screen, TagEditorScreen):
+        app.push_screen(TagEditorScreen(path), done)

@@ -1,0 +1,498 @@
+"""The inline tag editor: chips for the pending list, an input with autocomplete, warnings.
+
+The widget only edits a list in memory and asks for a save (``SaveRequested``) or a
+cancel (``Cancelled``); reading and writing the file is the screen's job.
+
+Keys (input): type to get suggestions, Up/Down pick one, Tab takes it, Enter adds what
+is typed (or the picked suggestion) and saves when the input is empty, Backspace on
+an empty input removes the last tag, Left on an empty input selects the chips.
+Keys (chip): Left/Right select, ctrl/alt+Left/Right (or alt+Up/Down) move it,
+Backspace/Delete or a click removes it, F2 or r renames it. ctrl+y replaces a
+near-duplicate by the existing spelling, ctrl+s saves, Escape cancels.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.events import Click
+from textual.message import Message
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from reme_tui.engine.edit import TagWarning
+from reme_tui.engine.tags import MAX_TAGS_PER_FILE
+from reme_tui.ui.tag_draft import Suggestion, TagDraft, first_near_duplicate
+
+HELP = (
+    "Enter add · empty Enter save · Tab complete · ↑↓ pick · ← chips · "
+    "ctrl+←→ move · F2 rename · Del remove · ctrl+y use existing · Esc cancel"
+)
+_ICONS = {
+    "invalid": ("✗", "$text-error"),
+    "too-long": ("✗", "$text-error"),
+    "duplicate": ("=", "$text-warning"),
+    "overflow": ("↓", "$text-warning"),
+    "near-duplicate": ("≈", "$text-warning"),
+}
+_CHIP_CLASSES = {
+    "invalid": "-invalid",
+    "too-long": "-invalid",
+    "duplicate": "-duplicate",
+    "overflow": "-overflow",
+    "near-duplicate": "-near",
+}
+
+
+class EditChip(Static, can_focus=True):
+    """One pending tag. Click or Backspace removes it; keys move or rename it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("backspace,delete", "command('remove')", "Remove", id="tag_editor.remove"),
+        Binding("f2,r", "command('rename')", "Rename", id="tag_editor.rename"),
+        Binding(
+            "ctrl+left,alt+left,alt+up", "command('move', -1)", "Move left", id="tag_editor.left"
+        ),
+        Binding(
+            "ctrl+right,alt+right,alt+down",
+            "command('move', 1)",
+            "Move right",
+            id="tag_editor.right",
+        ),
+        Binding("left", "command('step', -1)", "Previous", show=False),
+        Binding("right", "command('step', 1)", "Next", show=False),
+    ]
+
+    class Command(Message):
+        """Ask the editor to ``command`` ("remove", "rename", "move", "step") this chip."""
+
+        def __init__(self, index: int, command: str, delta: int = 0) -> None:
+            super().__init__()
+            self.index = index
+            self.command = command
+            self.delta = delta
+
+    def __init__(self, index: int, tag: str) -> None:
+        super().__init__(f"{tag} ✕", classes="tag-edit-chip", markup=False)
+        self.index = index
+        self.tag = tag
+        self.tooltip = f"{tag}: click or Backspace to remove, F2 to rename, ctrl+←/→ to move"
+
+    def on_click(self, event: Click) -> None:
+        event.stop()
+        self.post_message(self.Command(self.index, "remove"))
+
+    def action_command(self, command: str, delta: int = 0) -> None:
+        self.post_message(self.Command(self.index, command, delta))
+
+
+class TagInput(Input):
+    """The input: Backspace or Left on an empty input reach the chips."""
+
+    class Empty(Message):
+        """Backspace ("remove") or Left ("select") was pressed on an empty input."""
+
+        def __init__(self, what: str) -> None:
+            super().__init__()
+            self.what = what
+
+    def action_delete_left(self) -> None:
+        if not self.value:
+            self.post_message(self.Empty("remove"))
+            return
+        super().action_delete_left()
+
+    def action_cursor_left(self, select: bool = False) -> None:
+        if not self.value and not select:
+            self.post_message(self.Empty("select"))
+            return
+        super().action_cursor_left(select)
+
+
+class SuggestionList(OptionList, can_focus=False):
+    """Existing tags matching the input, most used first (picked with Up/Down from the input)."""
+
+
+class TagEditor(Vertical):
+    """Edits one memory's tag list in memory; the screen saves it."""
+
+    DEFAULT_CSS = """
+    TagEditor {
+        height: auto;
+        max-height: 100%;
+        padding: 0 1;
+        background: $panel;
+        border: round $primary;
+        border-title-color: $text;
+        border-subtitle-color: $text-muted;
+    }
+    TagEditor #tag-editor-chips {
+        height: auto;
+        min-height: 1;
+        margin-bottom: 1;
+    }
+    TagEditor .tag-edit-chip {
+        width: auto;
+        height: 1;
+        margin-right: 1;
+        padding: 0 1;
+        background: $primary 30%;
+        color: $text;
+    }
+    TagEditor .tag-edit-chip:focus {
+        background: $accent;
+        color: $text-accent;
+        text-style: bold;
+    }
+    TagEditor .tag-edit-chip.-near { background: $warning 30%; }
+    TagEditor .tag-edit-chip.-duplicate { background: $warning 20%; text-style: strike; }
+    TagEditor .tag-edit-chip.-overflow { color: $text-disabled; text-style: strike; }
+    TagEditor .tag-edit-chip.-invalid { background: $error 35%; text-style: underline; }
+    TagEditor .tag-edit-chip.-renaming { background: $secondary 60%; text-style: italic; }
+    TagEditor #tag-editor-empty { color: $text-muted; }
+    TagEditor #tag-editor-input { width: 1fr; }
+    TagEditor #tag-editor-input.-warn { border: tall $warning; }
+    TagEditor #tag-editor-input.-error { border: tall $error; }
+    TagEditor SuggestionList {
+        height: auto;
+        max-height: 8;
+        border: none;
+        padding: 0;
+        background: $boost;
+        display: none;
+    }
+    TagEditor SuggestionList.-open { display: block; }
+    TagEditor #tag-editor-warnings { height: auto; }
+    TagEditor #tag-editor-banner { height: auto; display: none; }
+    TagEditor #tag-editor-banner.-show { display: block; }
+    TagEditor #tag-editor-banner.-conflict { background: $warning 20%; }
+    TagEditor #tag-editor-banner.-error { background: $error 20%; color: $text-error; }
+    TagEditor #tag-editor-help { color: $text-muted; height: auto; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="tag_editor.cancel"),
+        Binding("ctrl+s", "save", "Save", id="tag_editor.save"),
+        Binding("enter", "save", "Save", show=False),
+        Binding("tab", "complete", "Complete", show=False, id="tag_editor.complete"),
+        Binding("down", "pick(1)", "Next suggestion", show=False),
+        Binding("up", "pick(-1)", "Previous suggestion", show=False),
+        Binding("ctrl+y", "accept_near", "Use existing", id="tag_editor.use_existing"),
+        Binding("ctrl+r", "reapply", "Re-apply my list", id="tag_editor.reapply"),
+    ]
+
+    class SaveRequested(Message):
+        """Save ``tags`` (nothing blocks it: invalid tags were refused already)."""
+
+        def __init__(self, tags: list[str]) -> None:
+            super().__init__()
+            self.tags = tags
+
+    class Cancelled(Message):
+        """Close without saving."""
+
+    def __init__(self, path: str, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.path = path
+        self.draft = TagDraft()
+        self.original: list[str] = []
+        self.mine: list[str] | None = None  # the user's list kept across a conflict
+        self.renaming: int | None = None
+        self.suggestions: list[Suggestion] = []
+        self.loaded = False
+        self.border_title = f"Tags of {path}"
+        self.border_subtitle = "loading…"
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="tag-editor-banner")
+        yield Horizontal(id="tag-editor-chips")
+        yield TagInput(placeholder="add a tag…", id="tag-editor-input", select_on_focus=False)
+        yield SuggestionList(id="tag-editor-suggestions", markup=False)
+        yield Static("", id="tag-editor-warnings")
+        yield Label(HELP, id="tag-editor-help")
+
+    # -- state from the screen ---------------------------------------------------
+
+    @property
+    def input(self) -> TagInput:
+        return self.query_one(TagInput)
+
+    @property
+    def typing(self) -> str:
+        return self.input.value
+
+    @property
+    def tags(self) -> list[str]:
+        return list(self.draft.tags)
+
+    async def load(self, tags: list[str], existing: list[tuple[str, int]]) -> None:
+        """Start editing ``tags`` (as read from the file) with the workspace's tags."""
+        self.original = list(tags)
+        self.draft = TagDraft(list(tags), list(existing))
+        self.loaded = True
+        self.border_subtitle = f"ReMe indexes the first {MAX_TAGS_PER_FILE}"
+        await self._rebuild()
+        self.input.focus()
+
+    async def show_conflict(self, fresh: list[str], mine: list[str], message: str) -> None:
+        """The file changed on disk: show its tags now, keep ``mine`` to re-apply."""
+        self.original = list(fresh)
+        self.mine = list(mine)
+        self.draft.tags = list(fresh)
+        self.renaming = None
+        self.input.value = ""
+        pending = " ".join(f"#{tag}" for tag in mine) or "(no tags)"
+        self.set_banner(
+            Content.assemble(
+                ("⚠ ", "bold $text-warning"),
+                (message, "bold"),
+                "\nShowing the tags on disk now. Your list: ",
+                (pending, "bold"),
+                "\nctrl+r re-applies your list · Enter saves what is shown · Esc cancels",
+            ),
+            "-conflict",
+        )
+        await self._rebuild()
+        self.input.focus()
+
+    def set_banner(self, content: Content | str | None, kind: str = "-error") -> None:
+        banner = self.query_one("#tag-editor-banner", Static)
+        banner.update(content or "")
+        banner.set_class(bool(content), "-show")
+        banner.set_class(bool(content) and kind == "-error", "-error")
+        banner.set_class(bool(content) and kind == "-conflict", "-conflict")
+
+    # -- rendering ---------------------------------------------------------------
+
+    async def _rebuild(self, focus: int | None = None) -> None:
+        row = self.query_one("#tag-editor-chips", Horizontal)
+        await row.remove_children()
+        chips = [EditChip(index, tag) for index, tag in enumerate(self.draft.tags)]
+        if chips:
+            await row.mount_all(chips)
+        else:
+            await row.mount(Label("no tags — type one below", id="tag-editor-empty"))
+        if focus is not None and chips:
+            chips[max(0, min(focus, len(chips) - 1))].focus()
+        elif focus is not None:
+            self.input.focus()
+        self.refresh_feedback()
+
+    def refresh_feedback(self) -> None:
+        """Chip classes, the warnings list and the input's colour for the current state."""
+        typing, renaming = self.typing, self.renaming
+        warnings = self.draft.warnings(typing, renaming)
+        kinds: dict[int, set[str]] = {}
+        for warning in warnings:
+            kinds.setdefault(warning.index, set()).add(warning.kind)
+        for chip in self.query(EditChip):
+            chip_kinds = kinds.get(chip.index, set()) if chip.index != renaming else set()
+            wanted = {_CHIP_CLASSES[kind] for kind in chip_kinds}
+            for css in set(_CHIP_CLASSES.values()):
+                chip.set_class(css in wanted, css)
+            chip.set_class(chip.index == renaming, "-renaming")
+        typed_index = renaming if renaming is not None else len(self.draft.tags)
+        typed_kinds = kinds.get(typed_index, set()) if typing.strip() else set()
+        self.input.set_class(bool(typed_kinds & {"invalid", "too-long"}), "-error")
+        self.input.set_class(
+            bool(typed_kinds) and not typed_kinds & {"invalid", "too-long"}, "-warn"
+        )
+        self.query_one("#tag-editor-warnings", Static).update(self._describe(warnings))
+
+    def _describe(self, warnings: list[TagWarning]) -> Content:
+        near = first_near_duplicate(warnings)
+        lines: list[Content] = []
+        for warning in warnings:
+            icon, style = _ICONS[warning.kind]
+            parts: list[str | tuple[str, str]] = [(f"{icon} ", style), warning.message]
+            if warning is near:
+                parts.append((f" — ctrl+y uses {warning.suggestion!r}", "bold"))
+            lines.append(Content.assemble(*parts))
+        return Content("\n").join(lines)
+
+    def _refresh_suggestions(self) -> None:
+        listing = self.query_one(SuggestionList)
+        self.suggestions = self.draft.suggestions(self.typing, self.renaming)
+        listing.clear_options()
+        listing.add_options(
+            Option(
+                Content.assemble(
+                    suggestion.tag,
+                    (f"  {suggestion.count} memor{'y' if suggestion.count == 1 else 'ies'}",
+                     "$text-muted"),
+                    ("  existing spelling" if suggestion.exact else "", "italic $text-success"),
+                ),
+                id=suggestion.tag,
+            )
+            for suggestion in self.suggestions
+        )
+        listing.set_class(bool(self.suggestions), "-open")
+        exact = bool(self.suggestions) and self.suggestions[0].exact
+        listing.highlighted = 0 if exact else None
+
+    @property
+    def picked(self) -> str | None:
+        """The highlighted suggestion, if any."""
+        option = self.query_one(SuggestionList).highlighted_option
+        return option.id if option is not None else None
+
+    # -- input events --------------------------------------------------------------
+
+    @on(Input.Changed, "#tag-editor-input")
+    def _typed(self, event: Input.Changed) -> None:
+        event.stop()
+        if self.mine is None:
+            self.set_banner(None)  # an old error no longer applies; a conflict note stays
+        self._refresh_suggestions()
+        self.refresh_feedback()
+
+    @on(Input.Submitted, "#tag-editor-input")
+    async def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if not self.typing.strip() and self.renaming is None:
+            self.action_save()
+            return
+        await self.commit(self.picked or self.typing)
+
+    @on(TagInput.Empty)
+    async def _empty_input(self, event: TagInput.Empty) -> None:
+        event.stop()
+        if not self.draft.tags:
+            return
+        if event.what == "remove" and self.renaming is None:
+            self.draft.remove(len(self.draft.tags) - 1)
+            await self._rebuild()
+        else:
+            self.query(EditChip).last().focus()
+
+    @on(OptionList.OptionSelected)
+    async def _clicked_suggestion(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id is not None:
+            await self.commit(event.option.id)
+
+    @on(EditChip.Command)
+    async def _chip(self, event: EditChip.Command) -> None:
+        event.stop()
+        index = event.index
+        if event.command == "remove":
+            self.draft.remove(index)
+            if self.renaming is not None:
+                self.renaming = None
+                self.input.value = ""
+            await self._rebuild(focus=index if self.draft.tags and self.has_focus_within else None)
+        elif event.command == "move":
+            await self._rebuild(focus=self.draft.move(index, event.delta))
+        elif event.command == "rename":
+            self.start_rename(index)
+        elif event.command == "step":
+            target = index + event.delta
+            chips = list(self.query(EditChip))
+            if 0 <= target < len(chips):
+                chips[target].focus()
+            elif target >= len(chips):
+                self.input.focus()
+
+    @property
+    def has_focus_within(self) -> bool:
+        focused = self.screen.focused
+        return focused is not None and focused in self.query(EditChip)
+
+    # -- editing -------------------------------------------------------------------
+
+    def start_rename(self, index: int) -> None:
+        if not 0 <= index < len(self.draft.tags):
+            return
+        self.renaming = index
+        self.input.placeholder = f"rename {self.draft.tags[index]!r} (Enter keeps it, empty removes)"
+        self.input.value = self.draft.tags[index]
+        self.input.cursor_position = len(self.input.value)
+        self.input.focus()
+        self.refresh_feedback()
+
+    def _stop_rename(self) -> None:
+        self.renaming = None
+        self.input.placeholder = "add a tag…"
+        self.input.value = ""
+
+    async def commit(self, text: str) -> None:
+        """Add ``text`` (or rename the chip being renamed to it) and clear the input."""
+        if self.renaming is not None:
+            self.draft.rename(self.renaming, text)
+            self._stop_rename()
+        elif text.strip():
+            self.draft.add(text)
+            self.input.value = ""
+        await self._rebuild()
+        self.input.focus()
+
+    async def action_complete(self) -> None:
+        if not self.suggestions:
+            return
+        await self.commit(self.picked or self.suggestions[0].tag)
+
+    def action_pick(self, delta: int) -> None:
+        listing = self.query_one(SuggestionList)
+        if not self.suggestions:
+            return
+        current = listing.highlighted
+        if current is None:
+            listing.highlighted = 0 if delta > 0 else None
+        elif current + delta < 0:
+            listing.highlighted = None
+        else:
+            listing.highlighted = min(current + delta, len(self.suggestions) - 1)
+
+    async def action_accept_near(self) -> None:
+        near = first_near_duplicate(self.draft.warnings(self.typing, self.renaming))
+        if near is None or near.suggestion is None:
+            self.notify("No near-duplicate to replace", timeout=2)
+            return
+        if near.index == (self.renaming if self.renaming is not None else len(self.draft.tags)):
+            await self.commit(near.suggestion)
+            return
+        self.draft.tags[near.index] = near.suggestion
+        await self._rebuild()
+
+    async def action_reapply(self) -> None:
+        if self.mine is None:
+            return
+        self.draft.tags = list(self.mine)
+        self.mine = None
+        self.set_banner(
+            "Your list is back. Enter saves it over the version on disk.", "-conflict"
+        )
+        await self._rebuild()
+        self.input.focus()
+
+    def action_cancel(self) -> None:
+        if self.renaming is not None:
+            self._stop_rename()
+            self.refresh_feedback()
+            return
+        self.post_message(self.Cancelled())
+
+    def action_save(self) -> None:
+        if not self.loaded:
+            return
+        if self.typing.strip() or self.renaming is not None:
+            self.run_worker(self._commit_then_save(), exclusive=True, group="tag-editor")
+            return
+        self._request_save()
+
+    async def _commit_then_save(self) -> None:
+        await self.commit(self.picked or self.typing)
+        self._request_save()
+
+    def _request_save(self) -> None:
+        blocking = self.draft.blocking()
+        if blocking:
+            names = ", ".join(repr(w.tag) for w in blocking)
+            self.set_banner(f"✗ Fix or remove {names} first: ReMe would drop it, so it is not saved.")
+            return
+        self.post_message(self.SaveRequested(list(self.draft.tags)))

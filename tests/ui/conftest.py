@@ -1,0 +1,82 @@
+"""UI test fixtures: a fixed workspace, no user config, no watcher, a fixed clock."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from reme_tui.config import Settings, load_settings
+from reme_tui.ui.app import RemeApp, make_app
+from .workspace import build_workspace
+
+FIXED_NOW = dt.datetime(2026, 3, 15, 9, 30, 0)
+SIZE = (140, 40)
+
+
+@pytest.fixture(autouse=True)
+def no_user_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point every XDG directory at a temporary place so no real user config is read."""
+    xdg = tmp_path / "xdg"
+    for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        monkeypatch.setenv(name, str(xdg / name.lower()))
+    monkeypatch.delenv("REME_TUI_CONFIG", raising=False)
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    return xdg
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    return build_workspace(tmp_path / "ws")
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return load_settings(tmp_path / "config.toml")
+
+
+AppFactory = Callable[..., RemeApp]
+
+
+@pytest.fixture
+def app_factory(workspace: Path, settings: Settings) -> AppFactory:
+    def factory(**overrides: Any) -> RemeApp:
+        options: dict[str, Any] = {
+            "watch": False,
+            "clock": lambda: FIXED_NOW,
+            "persist_theme": False,
+        }
+        options.update(overrides)
+        config = options.pop("config", settings)
+        return make_app(workspace, config, **options)
+
+    return factory
+
+
+async def settle(pilot: Pilot[Any], rounds: int = 3) -> None:
+    """Wait until the index is built and every worker and message has run."""
+    for _ in range(rounds):
+        workers = [w for w in pilot.app.workers if w.name != "watcher"]
+        await pilot.app.workers.wait_for_complete(workers)
+        await pilot.pause()
+
+
+async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], timeout: float = 5.0) -> None:
+    """Pause until ``predicate()`` holds (for things driven by timers or threads)."""
+    waited = 0.0
+    while not predicate():
+        if waited > timeout:
+            raise AssertionError("condition not met in time")
+        await pilot.pause(0.02)
+        waited += 0.02
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """Async tests run on asyncio through anyio's pytest plugin."""
+    return "asyncio"

@@ -1,0 +1,100 @@
+"""Settings file, env override, theme persistence, theme files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reme_tui.config import default_config_path, load_settings, save_theme
+from reme_tui.ui.themes import BUNDLED_THEMES_DIR, ThemeFileError, load_theme_file, load_themes
+
+
+def test_missing_config_means_defaults(tmp_path: Path) -> None:
+    settings = load_settings(tmp_path / "nope.toml")
+    assert settings.theme == "reme-dusk"
+    assert settings.search.limit == 50
+    assert settings.warnings == ()
+
+
+def test_config_file_is_typed_and_bad_values_are_warnings(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(
+        'theme = "reme-paper"\n'
+        "[search]\nlimit = 7\ndebounce_ms = \"fast\"\nvector_weight = 1\n"
+        "[index]\nwatch = false\nbogus = 1\n"
+        '[keymap]\nfocus_search = "ctrl+f"\nback = ["b", "left_square_bracket"]\n',
+        encoding="utf-8",
+    )
+    settings = load_settings(path)
+    assert settings.theme == "reme-paper"
+    assert settings.search.limit == 7
+    assert settings.search.debounce_ms == 120
+    assert settings.search.vector_weight == 1.0
+    assert settings.index.watch is False
+    assert settings.keymap == {"focus_search": "ctrl+f", "back": "b,left_square_bracket"}
+    assert any("debounce_ms" in w for w in settings.warnings)
+    assert any("index.bogus" in w for w in settings.warnings)
+
+
+def test_broken_toml_is_a_warning_not_a_crash(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("theme = \n", encoding="utf-8")
+    settings = load_settings(path)
+    assert settings.theme == "reme-dusk"
+    assert settings.warnings and "could not read config" in settings.warnings[0]
+
+
+def test_env_override_and_xdg_location(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    assert default_config_path() == tmp_path / "xdg" / "reme-tui" / "config.toml"
+    monkeypatch.setenv("REME_TUI_CONFIG", str(tmp_path / "other.toml"))
+    assert default_config_path() == tmp_path / "other.toml"
+
+
+def test_save_theme_changes_only_the_theme_line(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    original = '# my settings\ntheme = "reme-dusk"  \n\n[search]\nlimit = 9\ntheme = "not me"\n'
+    path.write_text(original, encoding="utf-8")
+    save_theme("reme-forest", path)
+    assert path.read_text(encoding="utf-8") == original.replace(
+        'theme = "reme-dusk"  ', 'theme = "reme-forest"'
+    )
+    fresh = tmp_path / "sub" / "config.toml"
+    save_theme("reme-paper", fresh)
+    assert load_settings(fresh).theme == "reme-paper"
+
+
+def test_bundled_themes_load() -> None:
+    loaded = load_themes(BUNDLED_THEMES_DIR)
+    assert loaded.errors == []
+    assert {t.name for t in loaded.themes} >= {"reme-dusk", "reme-paper", "reme-forest"}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('name = "x"\nprimary = "nocolour"\n', "primary"),
+        ('primary = "#fff"\n', "'name' is required"),
+        ('name = "x"\n', "'primary' is required"),
+        ('name = "x"\nprimary = "#fff"\nshiny = 1\n', "unknown keys"),
+        ('name = "x"\nprimary = "#fff"\ndark = "yes"\n', "dark"),
+        ("name = [\n", "broken.toml"),
+    ],
+)
+def test_broken_theme_files_are_rejected_with_a_reason(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    path = tmp_path / "broken.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ThemeFileError, match=message):
+        load_theme_file(path)
+
+
+def test_user_theme_dir_overrides_and_broken_files_are_skipped(tmp_path: Path) -> None:
+    (tmp_path / "mine.toml").write_text('name = "mine"\nprimary = "#123456"\n', encoding="utf-8")
+    (tmp_path / "bad.toml").write_text('name = "bad"\n', encoding="utf-8")
+    loaded = load_themes(BUNDLED_THEMES_DIR, tmp_path, tmp_path / "missing")
+    names = {t.name for t in loaded.themes}
+    assert "mine" in names and "bad" not in names
+    assert len(loaded.errors) == 1 and "bad.toml" in loaded.errors[0]

@@ -1,0 +1,215 @@
+"""The near-duplicate tag review (key ``d``): list, merge with a dry-run diff, undo, dismiss."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, Label, Static
+
+from reme_tui.config import load_settings
+from reme_tui.engine.hygiene import DismissedPairs
+from reme_tui.engine.merge import Journal
+from reme_tui.ui.app import RemeApp, make_app
+from reme_tui.ui.screens.dupes import DupesScreen, MergeConfirmScreen
+from reme_tui.ui.widgets.status_bar import StatusBar
+
+pytestmark = pytest.mark.anyio
+
+# Self-contained on purpose (the shared UI conftest is another room's): fixed size, fixed
+# clock, no watcher, a settings file of its own; XDG dirs are private (tests/conftest.py).
+FIXED_NOW = dt.datetime(2026, 3, 15, 9, 30, 0)
+SIZE = (140, 40)
+AppFactory = Callable[..., RemeApp]
+
+FILES = {
+    "daily/2026-01-05/kickoff.md": "---\nname: Kickoff\nmemory_tags: [project_atlas, alice]\n"
+    "---\nAtlas kickoff with Alice.\n",
+    "daily/2026-01-19/schema.md": "---\nname: Schema\nmemory_tags:\n  - Project_Atlas\n"
+    "  - bob\n---\nAtlas schema review.\n",
+    "daily/2026-02-02/cutover.md": "---\nname: Cutover\nmemory_tags: [project atlas, ops]\n"
+    "---\nAtlas cutover plan.\n",
+    "daily/2026-02-20/outage.md": "---\r\nname: Outage\r\nmemory_tags: [alice, project-atlas]"
+    "\r\n---\r\nAtlas login outage.\r\n",
+    "daily/2026-03-01/qbr.md": "---\nname: QBR\nmemory_tags:\n  - ProjectAtlas\n---\n"
+    "Atlas at the QBR.",
+    "digest/acme.md": "---\nname: Acme\nmemory_tags: [acme_corp]\n---\nAcme the customer.\n",
+    "digest/acme-call.md": "---\nname: Call\nmemory_tags: [ACME, acme_corp]\n---\nAcme call.\n",
+    "digest/garden.md": "---\nname: 2026\nmemory_tags: [garden]\n---\nTomatoes.\n",
+}
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    for rel, text in FILES.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text.encode("utf-8"))
+    return root
+
+
+@pytest.fixture
+def app_factory(workspace: Path, tmp_path: Path) -> AppFactory:
+    def factory(**overrides: Any) -> RemeApp:
+        options: dict[str, Any] = {
+            "watch": False,
+            "clock": lambda: FIXED_NOW,
+            "persist_theme": False,
+        }
+        options.update(overrides)
+        return make_app(workspace, load_settings(tmp_path / "config.toml"), **options)
+
+    return factory
+
+
+async def settle(pilot: Pilot[Any], rounds: int = 3) -> None:
+    for _ in range(rounds):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], timeout: float = 5.0) -> None:
+    waited = 0.0
+    while not predicate():
+        if waited > timeout:
+            raise AssertionError("condition not met in time")
+        await pilot.pause(0.02)
+        waited += 0.02
+
+
+def snapshot_of(root: Path) -> dict[str, bytes]:
+    return {rel: (root / rel).read_bytes() for rel in FILES}
+
+
+async def open_review(pilot: Any) -> DupesScreen:
+    await settle(pilot)
+    await pilot.press("escape", "d")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, DupesScreen))
+    screen = pilot.app.screen
+    await wait_for(pilot, lambda: bool(screen.clusters))
+    await pilot.pause()
+    return screen
+
+
+async def test_d_lists_clusters_most_certain_first(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        first = screen.clusters[0]
+        assert first.confidence == "high"
+        assert set(first.tags) == {"project_atlas", "project-atlas", "projectatlas"}
+        assert screen.query_one(DataTable).row_count == len(screen.clusters)
+        levels = [c.confidence for c in screen.clusters]
+        assert levels == sorted(levels, key=["high", "medium", "low"].index)
+        detail = str(screen.query_one("#dupes-members", Static).render())
+        assert "Project_Atlas" in detail  # spellings
+        assert "daily/2026-01-05/kickoff.md" in detail  # sample memories
+        assert screen.query_one("#dupes-target", Input).value == "project_atlas"
+        await pilot.press("escape")
+        assert not isinstance(app.screen, DupesScreen)
+
+
+async def test_palette_lists_the_review(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        titles = [title for title, _, _ in app.palette_commands()]
+        assert "Review near-duplicate tags" in titles
+
+
+async def test_merge_shows_diff_then_writes_and_undo_restores(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    before = snapshot_of(workspace)
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, MergeConfirmScreen))
+        confirm = app.screen
+        diff = str(confirm.query_one("#merge-diff", Static).render())
+        assert "-memory_tags: [alice, project-atlas]" in diff
+        assert "+memory_tags: [alice, project_atlas]" in diff
+        assert "-  - ProjectAtlas" in diff
+        assert before == snapshot_of(workspace)  # nothing written before confirming
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert before == snapshot_of(workspace)
+
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, MergeConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.engine.files_with_tag("project-atlas") == frozenset())
+        await settle(pilot)
+        after = snapshot_of(workspace)
+        assert after["daily/2026-02-20/outage.md"] == (
+            b"---\r\nname: Outage\r\nmemory_tags: [alice, project_atlas]\r\n---\r\n"
+            b"Atlas login outage.\r\n"
+        )
+        assert after["daily/2026-03-01/qbr.md"].endswith(
+            b"  - project_atlas\n---\nAtlas at the QBR."
+        )
+        assert len(app.engine.files_with_tag("project_atlas")) == 5
+        await wait_for(
+            pilot, lambda: "project-atlas" not in {t for c in screen.clusters for t in c.tags}
+        )
+
+        await pilot.press("u")
+        await wait_for(pilot, lambda: snapshot_of(workspace) == before)
+        await settle(pilot)
+        assert len(app.engine.files_with_tag("project-atlas")) == 1
+        assert Journal(workspace).last_undoable() is None
+
+
+async def test_changed_target_is_used(app_factory: AppFactory, workspace: Path) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_review(pilot)
+        await pilot.press("T")
+        target = app.screen.query_one("#dupes-target", Input)
+        assert app.focused is target
+        target.value = ""
+        await pilot.press(*"atlas", "enter")
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, MergeConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: len(app.engine.files_with_tag("atlas")) == 5)
+        assert app.engine.files_with_tag("project_atlas") == frozenset()
+
+
+async def test_dismissed_cluster_is_remembered(app_factory: AppFactory, workspace: Path) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        acme = next(i for i, c in enumerate(screen.clusters) if "acme" in c.tags)
+        screen.query_one(DataTable).move_cursor(row=acme)
+        await pilot.pause()
+        await pilot.press("x")
+        await wait_for(pilot, lambda: all("acme" not in c.tags for c in screen.clusters))
+    assert frozenset({"acme", "acme_corp"}) in DismissedPairs(workspace).pairs()
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        assert all("acme" not in c.tags for c in screen.clusters)
+
+
+async def test_status_bar_counts_what_reme_drops(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        label = app.main_screen.query_one(StatusBar).query_one("#status-compat", Label)
+        await wait_for(pilot, lambda: "voided" in str(label.render()))
+        assert str(label.render()) == "ReMe drops: 1 voided"
+
+
+def test_review_snapshot(snap_compare: Any, app_factory: AppFactory) -> None:
+    async def run_before(pilot: Any) -> None:
+        await open_review(pilot)
+
+    app = app_factory(clock=lambda: FIXED_NOW)
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

@@ -1,0 +1,119 @@
+"""The UI's pure helpers: query tokens, dates, history, chart buckets, wikilinks, snippets."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from reme_tui.ui.history import History, Visit
+from reme_tui.ui.query import SearchState, normalize_date, parse_query
+from reme_tui.ui.rows import snippet, term_pattern
+from reme_tui.ui.widgets.match_chart import bucket_counts
+from reme_tui.ui.wikilinks import linkify, parse_wiki_href
+
+
+def test_normalize_date_accepts_short_forms_and_rejects_impossible_dates() -> None:
+    assert normalize_date("2026-3-1") == "2026-03-01"
+    assert normalize_date(" 2026-03-01 ") == "2026-03-01"
+    assert normalize_date("2026-02-30") is None
+    assert normalize_date("2026/03/01") is None
+    assert normalize_date("") is None
+
+
+def test_parse_query_pulls_out_tokens() -> None:
+    parsed = parse_query("tag:Alice -tag:bob since:2026-1-5 until:2026-3-31 postgres", complete=True)
+    assert parsed.text == "postgres"
+    assert parsed.tags == ["alice"]
+    assert parsed.exclude_tags == ["bob"]
+    assert (parsed.since, parsed.until) == ("2026-01-05", "2026-03-31")
+    assert parsed.errors == []
+
+
+def test_parse_query_leaves_a_token_being_typed_alone() -> None:
+    parsed = parse_query("postgres tag:ali")
+    assert parsed.pending and parsed.tags == []
+    assert parsed.text.strip() == "postgres"
+    assert parsed.box == "postgres tag:ali"
+    assert parse_query("postgres tag:ali", complete=True).tags == ["ali"]
+
+
+def test_parse_query_reports_bad_values() -> None:
+    parsed = parse_query("since:2026-13-01 tag:--- x", complete=True)
+    assert parsed.since is None
+    assert len(parsed.errors) == 2
+    assert parsed.text == "x"
+
+
+def test_words_that_merely_contain_a_colon_are_text() -> None:
+    parsed = parse_query("ratio:3 mytag:x", complete=True)
+    assert parsed.text == "ratio:3 mytag:x"
+    assert not parsed.found_tokens
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40))
+def test_parse_query_never_crashes_and_is_idempotent(text: str) -> None:
+    once = parse_query(text, complete=True)
+    twice = parse_query(once.text, complete=True)
+    assert twice.text == once.text
+
+
+def test_search_state_chips_move_between_included_and_excluded() -> None:
+    state = SearchState().with_tag("Alice").with_tag("bob")
+    assert state.tags == ("alice", "bob")
+    state = state.with_tag("alice", exclude=True)
+    assert state.tags == ("bob",) and state.exclude_tags == ("alice",)
+    assert state.without_last_tag().exclude_tags == ()
+    assert state.without_last_tag().without_last_tag().tags == ()
+    assert SearchState().with_tag("---") == SearchState()
+
+
+def test_history_coalesces_cursor_browsing_and_goes_back_and_forward() -> None:
+    history = History()
+    history.visit(Visit("a.md", browsing=True))
+    history.visit(Visit("b.md", browsing=True))  # replaces a.md
+    history.visit(Visit("c.md"))
+    history.visit(Visit("d.md"))
+    assert len(history) == 3
+    assert history.back() == Visit("c.md")
+    assert history.back() == Visit("b.md", browsing=True)
+    assert history.back() is None
+    assert history.forward() == Visit("c.md")
+    history.visit(Visit("e.md"))  # drops the forward entry d.md
+    assert not history.can_forward
+    history.forget("c.md")
+    assert [history.back()] == [Visit("b.md", browsing=True)]
+
+
+def test_bucket_counts_by_day_and_by_week() -> None:
+    counts, first, last, bucket = bucket_counts(["2026-01-01", "2026-01-03", "2026-01-03", None])
+    assert counts == [1.0, 0.0, 2.0] and (first, last, bucket) == ("2026-01-01", "2026-01-03", "day")
+    counts, _, _, bucket = bucket_counts(["2025-01-01", "2025-12-31"])
+    assert bucket == "week" and sum(counts) == 2
+    assert bucket_counts([None]) == ([], "", "", "")
+
+
+def test_linkify_makes_followable_links_and_marks_dangling_ones() -> None:
+    body = "See [[a.md#top|the A]] and [[gone.md]].\n```\n[[a.md]]\n```\n![[a.md]]"
+    out = linkify(body, lambda path: path == "a.md")
+    lines = out.split("\n")
+    assert lines[0] == "See [the A](<wiki:a.md#top>) and ~~gone.md~~ ⚠."
+    assert lines[2] == "[[a.md]]"  # untouched inside a code fence
+    assert lines[4] == "[a.md](<wiki:a.md>)"
+    assert len(lines) == len(body.split("\n"))
+    assert parse_wiki_href("wiki:a.md#top") == ("a.md", "top")
+    assert parse_wiki_href("https://x") is None
+
+
+def test_term_pattern_matches_whole_tokens_only() -> None:
+    pattern = term_pattern(["postgres", "数"])
+    assert pattern is not None
+    text = "Postgres postgres_x xpostgres 数据"
+    assert [m.group(0) for m in pattern.finditer(text)] == ["Postgres", "数"]
+    assert term_pattern([]) is None
+
+
+def test_snippet_centres_on_the_first_match_and_drops_heading_marks() -> None:
+    text = "# Title\n\n" + "word " * 100 + "needle here"
+    out = snippet(text, term_pattern(["needle"]), width=60)
+    assert out.startswith("…") and "needle" in out
+    assert snippet("# Title\n- item", None) == "Title item"

@@ -1,0 +1,78 @@
+"""SVG snapshots of the main states (fixed size, fixed clock, no watcher, no user config).
+
+Update with ``pytest tests/ui/test_snapshots.py --snapshot-update`` and review the SVGs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from reme_tui.ui.widgets.neighbours import NeighboursList
+from reme_tui.ui.widgets.search_bar import SearchBar
+
+from .conftest import SIZE, AppFactory, settle
+
+
+async def ready(pilot: Pilot[Any]) -> None:
+    await settle(pilot)
+    pilot.app.main_screen.query_one(SearchBar).focus_query()
+    await settle(pilot)
+
+
+async def tag_search_with_dates(pilot: Pilot[Any]) -> None:
+    await ready(pilot)
+    await pilot.press(*"tag:project_atlas since:2026-1-10 until:2026-3-31 postgres migration")
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def preview_with_neighbours(pilot: Pilot[Any]) -> None:
+    await ready(pilot)
+    await pilot.press(*"rehearsal", "enter")
+    await settle(pilot)
+    pilot.app.main_screen.query_one(NeighboursList).focus()
+    await settle(pilot)
+
+
+def test_empty_state(snap_compare: Any, app_factory: AppFactory) -> None:
+    assert snap_compare(app_factory(), terminal_size=SIZE, run_before=ready)
+
+
+def test_tag_filtered_search_with_dates(snap_compare: Any, app_factory: AppFactory) -> None:
+    assert snap_compare(app_factory(), terminal_size=SIZE, run_before=tag_search_with_dates)
+
+
+def test_preview_with_neighbours(snap_compare: Any, app_factory: AppFactory) -> None:
+    assert snap_compare(app_factory(), terminal_size=SIZE, run_before=preview_with_neighbours)
+
+
+def test_small_terminal_80x24(snap_compare: Any, app_factory: AppFactory) -> None:
+    assert snap_compare(app_factory(), terminal_size=(80, 24), run_before=tag_search_with_dates)
+
+
+@pytest.mark.parametrize("theme", ["reme-dusk", "reme-paper", "reme-forest"])
+def test_each_theme(snap_compare: Any, app_factory: AppFactory, theme: str) -> None:
+    assert snap_compare(
+        app_factory(theme=theme), terminal_size=SIZE, run_before=preview_with_neighbours
+    )
+
+
+def test_diagnostics_list(snap_compare: Any, app_factory: AppFactory) -> None:
+    async def open_diagnostics(pilot: Pilot[Any]) -> None:
+        await ready(pilot)
+        await pilot.click("#status-diagnostics")
+        await settle(pilot)
+
+    assert snap_compare(app_factory(), terminal_size=SIZE, run_before=open_diagnostics)
+
+
+def test_help_screen(snap_compare: Any, app_factory: AppFactory) -> None:
+    async def open_help(pilot: Pilot[Any]) -> None:
+        await ready(pilot)
+        await pilot.press("escape", "question_mark")
+        await settle(pilot)
+
+    assert snap_compare(app_factory(), terminal_size=SIZE, run_before=open_help)
