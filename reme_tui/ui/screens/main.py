@@ -89,6 +89,7 @@ class MainScreen(Screen[None]):
         self.preview_serial = 0
         self.last_search_ms = 0.0
         self.state = SearchState()
+        self.shown_state: SearchState | None = None  # the search the results list shows
 
     @property
     def reme(self) -> RemeApp:
@@ -113,7 +114,9 @@ class MainScreen(Screen[None]):
         status.set_count(0)
         status.set_diagnostics(0)
         status.set_progress(0, 0)
-        self.query_one(ResultsPane).set_rows([], [], title="Results", empty="Indexing…")
+        self.query_one(ResultsPane).set_rows(
+            [], [], title="Results", empty="Indexing…", keep=False
+        )
         self.query_one(SearchBar).focus_query()
 
     def _workspace_label(self) -> str:
@@ -299,7 +302,9 @@ class MainScreen(Screen[None]):
             title = f"{count} results" if count != 1 else "1 result"
             empty = message.error or "No results. Try fewer words or remove a filter."
         pane = self.query_one(ResultsPane)
-        pane.set_rows(message.rows, message.terms, title=title, empty=empty)
+        same_search = self.shown_state == state
+        self.shown_state = state
+        pane.set_rows(message.rows, message.terms, title=title, empty=empty, keep=same_search)
         pane.tooltip = f"{message.mode} took {message.elapsed_ms:.1f} ms"
         if not message.rows and self.query_one(Preview).path is None:
             self.query_one(NeighboursList).set_neighbours(None)

@@ -34,8 +34,6 @@ def row_prompt(row: ResultRow, terms: list[str], width: int = 240) -> Content:
     if row.score is not None:
         parts.append(Content.styled(f"{row.score:6.3f}  ", "$text-success"))
     parts.append(Content.styled(row.path, "bold $text-primary"))
-    if row.start_line is not None and row.score is not None:
-        parts.append(Content.styled(f":{row.start_line}-{row.end_line}", "$text-muted"))
     parts.append(Content.styled(f"  {row.date or 'undated'}", "$text-secondary"))
     for tag in row.tags:
         parts.append(Content.styled(f"  #{tag}", "$text-accent"))
@@ -79,10 +77,13 @@ class ResultsPane(Vertical):
             return None
         return self.rows[index]
 
-    def set_rows(self, rows: list[ResultRow], terms: list[str], *, title: str, empty: str) -> None:
-        """Show ``rows``, keeping the highlighted row (by path and line) when it survives."""
+    def set_rows(
+        self, rows: list[ResultRow], terms: list[str], *, title: str, empty: str, keep: bool
+    ) -> None:
+        """Show ``rows``; with ``keep`` (a refresh of the same search) the highlighted row
+        (by path and line) and the scroll position survive, else the first row is selected."""
         result_list = self.query_one(ResultList)
-        previous = self.selected
+        previous = self.selected if keep else None
         keep_offset = result_list.scroll_offset
         self.rows, self.terms = rows, terms
         result_list.set_options([Option(row_prompt(row, terms), id=row.key) for row in rows])
