@@ -76,11 +76,16 @@ def bench_updates(index: VectorIndex, dim: int, repeat: int) -> None:
     )
 
 
-def synthetic_model(directory: Path, vocab_size: int, dim: int) -> Path:
+def synthetic_model(
+    directory: Path, vocab_size: int, dim: int, words: list[str] | None = None
+) -> Path:
+    """A random WordLevel model2vec model; `words` (then w0, w1, ...) fill its vocabulary."""
     from model2vec import StaticModel
     from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
 
-    vocab = {"[UNK]": 0, **{f"w{i}": i + 1 for i in range(vocab_size - 1)}}
+    names = list(dict.fromkeys(words or []))[: vocab_size - 1]
+    names += [f"w{i}" for i in range(vocab_size - 1 - len(names))]
+    vocab = {"[UNK]": 0, **{word: i + 1 for i, word in enumerate(names)}}
     tokenizer = Tokenizer(models.WordLevel(vocab=vocab, unk_token="[UNK]"))
     tokenizer.normalizer = normalizers.Lowercase()
     tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()

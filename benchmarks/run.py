@@ -87,7 +87,42 @@ def measure(size: int) -> dict[str, float]:
     from benchmarks.live import live_rows
 
     rows.update(live_rows(root, WORKSPACES / f"cache-{size}"))
+    rows.update(hybrid_rows(engine, queries, top_tags[:2]))
     return rows
+
+
+def hybrid_rows(engine, queries: list[str], tags: list[str]) -> dict[str, float]:
+    """Semantic search with a synthetic model of potion-base-8M's shape (29,528 words, 256-d)
+    whose vocabulary covers the workspace's words: embedding every chunk, hybrid queries."""
+    import tempfile
+
+    from benchmarks.bench_vectors import synthetic_model
+    from reme_tui.engine.search import SearchQuery
+    from reme_tui.engine.vectors import load_model
+
+    with tempfile.TemporaryDirectory() as tmp:
+        words = sorted({w for q in queries for w in q.split()} | _workspace_words(engine))
+        embedder = load_model(str(synthetic_model(Path(tmp), 29_528, 256, words=words)))
+    start = time.perf_counter()
+    engine.attach_model(embedder)
+    engine.wait_for_embeddings()
+    rows = {"embed all chunks (s)": time.perf_counter() - start}
+    for label, extra in (("no filter", {}), ("tag filter", {"tags": tags})):
+        times = [
+            timed(lambda q=q, x=extra: engine.search(SearchQuery(text=q, **x))) for q in queries
+        ]
+        rows[f"hybrid query {label} p50 (ms)"] = statistics.median(times)
+    return rows
+
+
+def _workspace_words(engine, sample: int = 2_000) -> set[str]:
+    from reme_tui.engine.tokenize import tokenize
+
+    words: set[str] = set()
+    for path in engine.paths()[:sample]:
+        for chunk in engine.memory(path).chunks:
+            words.update(tokenize(chunk.text))
+    return words
 
 
 def rank_bm25_ratio(engine, queries: list[str], ours_ms: float) -> dict[str, float]:
