@@ -202,11 +202,13 @@ class RemeApp(App[None]):
         self.run_worker(self.apply_changes([path]), group="apply")
 
     def open_tag_editor(self, path: str | None) -> None:
-        """Hook for issue #5 (inline tag editor); `t` lands here."""
+        """The inline tag editor (issue #5) for the previewed memory; `t` lands here."""
+        from reme_tui.ui.screens.tag_editor import open_tag_editor
+
         if path is None:
             self.notify("Open a memory first", severity="warning")
             return
-        self.notify("Tag editing is not available yet", severity="information")
+        open_tag_editor(self, path)
 
     def open_tag_dupes(self) -> None:
         """The near-duplicate tag review (issue #6); `d` lands here."""

@@ -131,6 +131,19 @@ class TagDraft:
         return suggest(text, self.existing, exclude=others)
 
 
+def pack(widths: Sequence[int], width: int) -> list[list[int]]:
+    """Indexes of chips per row, filling each row before starting the next."""
+    rows: list[list[int]] = []
+    used = width
+    for index, cells in enumerate(widths):
+        if used + cells > width and (not rows or rows[-1]):
+            rows.append([])
+            used = 0
+        rows[-1].append(index)
+        used += cells
+    return rows
+
+
 def first_near_duplicate(warnings: Sequence[TagWarning]) -> TagWarning | None:
     """The near-duplicate warning the accept key fixes next."""
     for warning in warnings:

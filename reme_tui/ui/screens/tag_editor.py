@@ -10,10 +10,11 @@ the preview update at once.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.events import Resize
 from textual.message import Message
 from textual.screen import ModalScreen
@@ -94,10 +95,17 @@ class TagEditorScreen(ModalScreen[EditResult | None]):
     }
     """
 
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", show=False),  # before the editor is ready
+    ]
+
     def __init__(self, path: str) -> None:
         super().__init__()
         self.path = path
         self.stamp: FileStamp | None = None
+        self.closed = False
+        self.saving = False
+        self.deferred: tuple[EditResult | None] | None = None  # a close waiting to be on top
 
     @property
     def reme(self) -> RemeApp:
@@ -113,6 +121,22 @@ class TagEditorScreen(ModalScreen[EditResult | None]):
     def on_mount(self) -> None:
         self._place()
         self._load()
+
+    def close(self, result: EditResult | None) -> None:
+        """Dismiss once, and only while on top (a palette above us must not be popped)."""
+        if self.closed:
+            return
+        if not self.is_active:
+            self.deferred = (result,)
+            return
+        self.closed = True
+        self.dismiss(result)
+
+    def on_screen_resume(self) -> None:
+        if self.deferred is not None:
+            (result,) = self.deferred
+            self.deferred = None
+            self.close(result)
 
     def on_resize(self, event: Resize) -> None:
         self.call_after_refresh(self._place)
@@ -154,25 +178,30 @@ class TagEditorScreen(ModalScreen[EditResult | None]):
 
     @on(Failed)
     def _failed(self, message: Failed) -> None:
+        self.saving = False
         if message.close:
             self.notify(message.message, title="Tags not editable", severity="error", timeout=8)
-            self.dismiss(None)
+            self.close(None)
             return
         self.editor.set_banner(f"✗ {message.message}")
 
     # -- saving --------------------------------------------------------------------
 
     @on(TagEditor.Cancelled)
-    def _cancelled(self) -> None:
-        self.dismiss(None)
+    def action_cancel(self) -> None:
+        if not self.saving:  # a save under way finishes and closes the editor itself
+            self.close(None)
 
     @on(TagEditor.SaveRequested)
     def _save_requested(self, message: TagEditor.SaveRequested) -> None:
-        if message.tags == self.editor.original and self.editor.mine is None:
+        if self.closed or self.saving or self.deferred is not None:
+            return  # a second Enter while a save runs must not race it
+        if message.tags == self.editor.original:
             self.notify("Tags unchanged", timeout=2)
-            self.dismiss(None)
+            self.close(None)
             return
         self.editor.border_subtitle = "saving…"
+        self.saving = True
         self._save(message.tags, self.stamp)
 
     @work(thread=True, exclusive=True, group="tag-editor-io")
@@ -185,7 +214,11 @@ class TagEditorScreen(ModalScreen[EditResult | None]):
             self.post_message(self._conflict(tags, error))
             return
         except PathRefused as error:
-            self.post_message(Failed(f"Refused: {error}", close=False))
+            if not (engine.root / self.path).exists():
+                gone = f"{self.path} was deleted since you opened it"
+                self.post_message(Conflicted(gone, None, None, tags))
+            else:
+                self.post_message(Failed(f"Refused: {error}", close=False))
             return
         except (EditError, OSError) as error:
             self.post_message(Failed(f"Not saved: {error}", close=False))
@@ -201,11 +234,14 @@ class TagEditorScreen(ModalScreen[EditResult | None]):
             text, stamp = read_with_stamp(resolve_in_workspace(engine.root, self.path))
             tags = read_tags(text, engine.config.tag_field)
         except (EditError, OSError) as exc:
-            return Conflicted(f"{self.path} changed on disk and cannot be read: {exc}", None, None, mine)
+            return Conflicted(
+                f"{self.path} changed on disk and cannot be read: {exc}", None, None, mine
+            )
         return Conflicted(f"{self.path} changed on disk since you opened it", tags, stamp, mine)
 
     @on(Conflicted)
     async def _conflicted(self, message: Conflicted) -> None:
+        self.saving = False
         self.editor.border_subtitle = "not saved"
         self.notify(message.message, title="Not saved", severity="warning", timeout=6)
         self.reme.run_worker(self.reme.apply_changes([self.path]), group="apply")
@@ -217,7 +253,7 @@ class TagEditorScreen(ModalScreen[EditResult | None]):
 
     @on(Saved)
     def _saved(self, message: Saved) -> None:
-        self.dismiss(message.result)
+        self.close(message.result)
 
 
 def open_tag_editor(app: RemeApp, path: str) -> None:

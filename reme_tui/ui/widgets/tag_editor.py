@@ -15,23 +15,24 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.events import Click
+from textual.events import Click, Resize
 from textual.message import Message
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from reme_tui.engine.edit import TagWarning
 from reme_tui.engine.tags import MAX_TAGS_PER_FILE
-from reme_tui.ui.tag_draft import Suggestion, TagDraft, first_near_duplicate
+from reme_tui.ui.tag_draft import Suggestion, TagDraft, first_near_duplicate, pack
 
 HELP = (
-    "Enter add · empty Enter save · Tab complete · ↑↓ pick · ← chips · "
-    "ctrl+←→ move · F2 rename · Del remove · ctrl+y use existing · Esc cancel"
+    "Enter add/save · Tab complete · ↑↓ pick · ← chips: ctrl+←→ move, "
+    "F2 rename, Del remove · ctrl+y use existing · Esc cancel"
 )
 _ICONS = {
     "invalid": ("✗", "$text-error"),
@@ -47,6 +48,11 @@ _CHIP_CLASSES = {
     "overflow": "-overflow",
     "near-duplicate": "-near",
 }
+
+
+def chip_width(tag: str) -> int:
+    """Cells one chip takes in a row: the label, its padding and the gap after it."""
+    return cell_len(f"{tag} ✕") + 3
 
 
 class EditChip(Static, can_focus=True):
@@ -92,7 +98,14 @@ class EditChip(Static, can_focus=True):
 
 
 class TagInput(Input):
-    """The input: Backspace or Left on an empty input reach the chips."""
+    """The input: Enter hands its text over at once; Backspace/Left when empty reach the chips."""
+
+    class Entered(Message):
+        """Enter was pressed on ``value`` (the input is already empty again)."""
+
+        def __init__(self, value: str) -> None:
+            super().__init__()
+            self.value = value
 
     class Empty(Message):
         """Backspace ("remove") or Left ("select") was pressed on an empty input."""
@@ -100,6 +113,13 @@ class TagInput(Input):
         def __init__(self, what: str) -> None:
             super().__init__()
             self.what = what
+
+    async def action_submit(self) -> None:
+        # Empty the input here, in key order, so keys typed right after Enter start the
+        # next tag instead of joining this one before the editor has handled it.
+        # Entered goes first so the editor still sees the suggestions made for this text.
+        self.post_message(self.Entered(self.value))
+        self.value = ""
 
     def action_delete_left(self) -> None:
         if not self.value:
@@ -136,6 +156,7 @@ class TagEditor(Vertical):
         min-height: 1;
         margin-bottom: 1;
     }
+    TagEditor .tag-edit-row { height: 1; }
     TagEditor .tag-edit-chip {
         width: auto;
         height: 1;
@@ -172,7 +193,7 @@ class TagEditor(Vertical):
     TagEditor #tag-editor-banner.-show { display: block; }
     TagEditor #tag-editor-banner.-conflict { background: $warning 20%; }
     TagEditor #tag-editor-banner.-error { background: $error 20%; color: $text-error; }
-    TagEditor #tag-editor-help { color: $text-muted; height: auto; }
+    TagEditor #tag-editor-help { color: $text-muted; height: auto; width: 1fr; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -204,17 +225,20 @@ class TagEditor(Vertical):
         self.mine: list[str] | None = None  # the user's list kept across a conflict
         self.renaming: int | None = None
         self.suggestions: list[Suggestion] = []
+        self.suggested_for = ""  # the input text ``suggestions`` were made for
+        self.typed_early: list[str] = []
         self.loaded = False
+        self.packed_width = 0
         self.border_title = f"Tags of {path}"
         self.border_subtitle = "loading…"
 
     def compose(self) -> ComposeResult:
         yield Static("", id="tag-editor-banner")
-        yield Horizontal(id="tag-editor-chips")
-        yield TagInput(placeholder="add a tag…", id="tag-editor-input", select_on_focus=False)
+        yield Vertical(id="tag-editor-chips")
+        yield TagInput(placeholder="loading…", id="tag-editor-input", select_on_focus=False)
         yield SuggestionList(id="tag-editor-suggestions", markup=False)
         yield Static("", id="tag-editor-warnings")
-        yield Label(HELP, id="tag-editor-help")
+        yield Static(HELP, id="tag-editor-help", markup=False)
 
     # -- state from the screen ---------------------------------------------------
 
@@ -234,8 +258,14 @@ class TagEditor(Vertical):
         """Start editing ``tags`` (as read from the file) with the workspace's tags."""
         self.original = list(tags)
         self.draft = TagDraft(list(tags), list(existing))
+        for early in self.typed_early:  # entered while the file was being read
+            if early.strip():
+                self.draft.add(early)
+        self.typed_early.clear()
         self.loaded = True
         self.border_subtitle = f"ReMe indexes the first {MAX_TAGS_PER_FILE}"
+        self.input.placeholder = "add a tag…"
+        self._refresh_suggestions()
         await self._rebuild()
         self.input.focus()
 
@@ -270,18 +300,29 @@ class TagEditor(Vertical):
     # -- rendering ---------------------------------------------------------------
 
     async def _rebuild(self, focus: int | None = None) -> None:
-        row = self.query_one("#tag-editor-chips", Horizontal)
-        await row.remove_children()
+        """Mount one chip per pending tag, in rows that fit the editor's width."""
+        box = self.query_one("#tag-editor-chips", Vertical)
+        await box.remove_children()
         chips = [EditChip(index, tag) for index, tag in enumerate(self.draft.tags)]
+        self.packed_width = self.content_size.width
         if chips:
-            await row.mount_all(chips)
+            rows = pack([chip_width(chip.tag) for chip in chips], max(10, self.packed_width))
+            await box.mount_all(
+                Horizontal(*(chips[i] for i in row), classes="tag-edit-row") for row in rows
+            )
         else:
-            await row.mount(Label("no tags — type one below", id="tag-editor-empty"))
+            await box.mount(Label("no tags — type one below", id="tag-editor-empty"))
         if focus is not None and chips:
             chips[max(0, min(focus, len(chips) - 1))].focus()
         elif focus is not None:
             self.input.focus()
         self.refresh_feedback()
+
+    async def on_resize(self, event: Resize) -> None:
+        if self.loaded and self.content_size.width != self.packed_width:
+            focused = self.screen.focused
+            focus = focused.index if isinstance(focused, EditChip) else None
+            await self._rebuild(focus)
 
     def refresh_feedback(self) -> None:
         """Chip classes, the warnings list and the input's colour for the current state."""
@@ -317,14 +358,17 @@ class TagEditor(Vertical):
 
     def _refresh_suggestions(self) -> None:
         listing = self.query_one(SuggestionList)
+        self.suggested_for = self.typing
         self.suggestions = self.draft.suggestions(self.typing, self.renaming)
         listing.clear_options()
         listing.add_options(
             Option(
                 Content.assemble(
                     suggestion.tag,
-                    (f"  {suggestion.count} memor{'y' if suggestion.count == 1 else 'ies'}",
-                     "$text-muted"),
+                    (
+                        f"  {suggestion.count} memor{'y' if suggestion.count == 1 else 'ies'}",
+                        "$text-muted",
+                    ),
                     ("  existing spelling" if suggestion.exact else "", "italic $text-success"),
                 ),
                 id=suggestion.tag,
@@ -351,18 +395,22 @@ class TagEditor(Vertical):
         self._refresh_suggestions()
         self.refresh_feedback()
 
-    @on(Input.Submitted, "#tag-editor-input")
-    async def _submitted(self, event: Input.Submitted) -> None:
+    @on(TagInput.Entered)
+    async def _entered(self, event: TagInput.Entered) -> None:
         event.stop()
-        if not self.typing.strip() and self.renaming is None:
+        if not self.loaded:
+            self.typed_early.append(event.value)
+            return
+        if not event.value.strip() and self.renaming is None:
             self.action_save()
             return
-        await self.commit(self.picked or self.typing)
+        picked = self.picked if self.suggested_for == event.value else None
+        await self.commit(picked or event.value, clear=False)
 
     @on(TagInput.Empty)
     async def _empty_input(self, event: TagInput.Empty) -> None:
         event.stop()
-        if not self.draft.tags:
+        if not self.loaded or not self.draft.tags:
             return
         if event.what == "remove" and self.renaming is None:
             self.draft.remove(len(self.draft.tags) - 1)
@@ -409,24 +457,28 @@ class TagEditor(Vertical):
         if not 0 <= index < len(self.draft.tags):
             return
         self.renaming = index
-        self.input.placeholder = f"rename {self.draft.tags[index]!r} (Enter keeps it, empty removes)"
+        self.input.placeholder = (
+            f"rename {self.draft.tags[index]!r} (Enter keeps it, empty removes)"
+        )
         self.input.value = self.draft.tags[index]
         self.input.cursor_position = len(self.input.value)
         self.input.focus()
         self.refresh_feedback()
 
-    def _stop_rename(self) -> None:
+    def _stop_rename(self, *, clear: bool = True) -> None:
         self.renaming = None
         self.input.placeholder = "add a tag…"
-        self.input.value = ""
+        if clear:
+            self.input.value = ""
 
-    async def commit(self, text: str) -> None:
-        """Add ``text`` (or rename the chip being renamed to it) and clear the input."""
+    async def commit(self, text: str, *, clear: bool = True) -> None:
+        """Add ``text`` (or rename the chip being renamed to it); ``clear`` empties the input."""
         if self.renaming is not None:
             self.draft.rename(self.renaming, text)
-            self._stop_rename()
+            self._stop_rename(clear=False)
         elif text.strip():
             self.draft.add(text)
+        if clear:
             self.input.value = ""
         await self._rebuild()
         self.input.focus()
@@ -464,9 +516,7 @@ class TagEditor(Vertical):
             return
         self.draft.tags = list(self.mine)
         self.mine = None
-        self.set_banner(
-            "Your list is back. Enter saves it over the version on disk.", "-conflict"
-        )
+        self.set_banner("Your list is back. Enter saves it over the version on disk.", "-conflict")
         await self._rebuild()
         self.input.focus()
 
@@ -493,6 +543,8 @@ class TagEditor(Vertical):
         blocking = self.draft.blocking()
         if blocking:
             names = ", ".join(repr(w.tag) for w in blocking)
-            self.set_banner(f"✗ Fix or remove {names} first: ReMe would drop it, so it is not saved.")
+            self.set_banner(
+                f"✗ Fix or remove {names} first: ReMe would drop it, so it is not saved."
+            )
             return
         self.post_message(self.SaveRequested(list(self.draft.tags)))
