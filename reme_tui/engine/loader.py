@@ -16,8 +16,9 @@ import multiprocessing
 import os
 import sys
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
@@ -95,14 +96,10 @@ def load_all(
     try:
         context = multiprocessing.get_context(method)
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            futures = [pool.submit(_load_batch, b, tag_field, max_file_bytes) for b in batches]
-            try:
-                for batch in _report((f.result() for f in futures), total, progress, cancel):
-                    yield batch
-                    delivered += 1
-            finally:
-                for future in futures:
-                    future.cancel()
+            results = _bounded_map(pool, batches, workers * 2, tag_field, max_file_bytes)
+            for loaded in _report(results, total, progress, cancel):
+                yield loaded
+                delivered += 1
     except (BrokenProcessPool, OSError):
         # Fall back to this process for whatever the pool did not deliver.
         rest = items[delivered:]
@@ -114,6 +111,29 @@ def load_all(
             cancel,
             already_done=delivered,
         )
+
+
+def _bounded_map(
+    pool: ProcessPoolExecutor,
+    batches: list[Sequence[FoundFile]],
+    window: int,
+    tag_field: str,
+    max_file_bytes: int,
+) -> Iterator[list[Loaded]]:
+    """Results in order with at most `window` batches in flight, so finished batches do not
+    pile up in memory while earlier ones are being indexed."""
+    pending: deque[Future[list[Loaded]]] = deque()
+    queued = iter(batches)
+    try:
+        for batch in queued:
+            pending.append(pool.submit(_load_batch, batch, tag_field, max_file_bytes))
+            if len(pending) >= window:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        for future in pending:
+            future.cancel()
 
 
 def start_method() -> str | None:
