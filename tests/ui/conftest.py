@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 
 from reme_tui.config import Settings, load_settings
 from reme_tui.ui.app import RemeApp, make_app
+
 from .workspace import build_workspace
 
 FIXED_NOW = dt.datetime(2026, 3, 15, 9, 30, 0)
@@ -58,8 +59,13 @@ def app_factory(workspace: Path, settings: Settings) -> AppFactory:
     return factory
 
 
-async def settle(pilot: Pilot[Any], rounds: int = 3) -> None:
-    """Wait until the index is built and every worker and message has run."""
+async def settle(pilot: Pilot[Any], rounds: int = 3, *, quiet: float = 0.0) -> None:
+    """Wait until the index is built and every worker and message has run.
+
+    ``quiet`` adds a pause first (snapshots use it so late repaints land under load).
+    """
+    if quiet:
+        await pilot.pause(quiet)
     for _ in range(rounds):
         workers = [w for w in pilot.app.workers if w.name != "watcher"]
         await pilot.app.workers.wait_for_complete(workers)

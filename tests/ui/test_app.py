@@ -149,7 +149,9 @@ async def test_typing_searches_and_highlights_terms(app_factory: AppFactory) -> 
         assert pane.terms == ["postgres"]
         assert pane.border_title == f"{len(pane.rows)} results"
         prompt = screen.query_one(ResultList).get_option_at_index(0).prompt
-        matched = [prompt.plain[s.start : s.end] for s in prompt.spans if "$warning" in str(s.style)]
+        matched = [
+            prompt.plain[s.start : s.end] for s in prompt.spans if "$warning" in str(s.style)
+        ]
         assert matched and all(m.lower() == "postgres" for m in matched)
         assert screen.query_one(SearchBar).query_one("#search-mode").render().plain == "BM25"
 
@@ -402,17 +404,20 @@ async def test_keymap_from_config_remaps_bindings(app_factory: AppFactory, tmp_p
         assert ("^f", "Search", "focus_search") in app.key_table()
 
 
-async def test_copy_path_and_hooks_for_tags_and_dupes(app_factory: AppFactory) -> None:
+async def test_copy_path_and_hooks_for_tags_and_dupes(
+    app_factory: AppFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = app_factory()
+    calls: list[tuple[str, str | None]] = []
+    monkeypatch.setattr(app, "open_tag_editor", lambda path: calls.append(("tags", path)))
+    monkeypatch.setattr(app, "open_tag_dupes", lambda: calls.append(("dupes", None)))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("escape", "y")
         assert app.clipboard == "daily/2026-03-10/cjk.md"
         await pilot.press("t", "d")
         await pilot.pause()
-        messages = [n.message for n in app._notifications]  # noqa: SLF001 - test-only peek
-        assert any("Tag editing" in m for m in messages)
-        assert type(app.screen).__name__ == "DupesScreen"  # `d` opens the review (issue 6)
+        assert calls == [("tags", "daily/2026-03-10/cjk.md"), ("dupes", None)]
 
 
 async def test_editor_runs_and_the_memory_is_reread(
@@ -465,7 +470,7 @@ async def test_live_update_keeps_selection_and_refreshes(
         assert label_text(screen, "#status-count") == "9 memories"
         assert "fresh" in [t for t, _ in screen.query_one(TagSidebar).tags]
         assert "More postgres" in screen.query_one(Markdown).source
-        messages = [n.message for n in app._notifications]  # noqa: SLF001 - test-only peek
+        messages = [n.message for n in app._notifications]
         assert any("added daily/2026-03-12/new.md" in m for m in messages)
 
 
@@ -512,7 +517,7 @@ async def test_theme_option_unknown_theme_and_broken_theme_file(
         await settle(pilot)
         assert app.theme == "reme-forest"
         assert "broken" not in app.available_themes
-        messages = [n.message for n in app._notifications]  # noqa: SLF001 - test-only peek
+        messages = [n.message for n in app._notifications]
         assert any("broken.toml" in m for m in messages)
     app = app_factory(theme="no-such-theme")
     async with app.run_test(size=SIZE) as pilot:
@@ -552,7 +557,9 @@ async def test_tab_moves_between_panes(app_factory: AppFactory) -> None:
         for _ in range(12):
             await pilot.press("tab")
             seen.append(type(app.focused).__name__)
-        assert {"TagList", "ResultList", "PreviewScroll", "NeighboursList", "QueryInput"} <= set(seen)
+        assert {"TagList", "ResultList", "PreviewScroll", "NeighboursList", "QueryInput"} <= set(
+            seen
+        )
         await pilot.press("shift+tab")
         assert app.focused is not None
 

@@ -21,7 +21,7 @@ def test_config_file_is_typed_and_bad_values_are_warnings(tmp_path: Path) -> Non
     path = tmp_path / "config.toml"
     path.write_text(
         'theme = "reme-paper"\n'
-        "[search]\nlimit = 7\ndebounce_ms = \"fast\"\nvector_weight = 1\n"
+        '[search]\nlimit = 7\ndebounce_ms = "fast"\nvector_weight = 1\n'
         "[index]\nwatch = false\nbogus = 1\n"
         '[keymap]\nfocus_search = "ctrl+f"\nback = ["b", "left_square_bracket"]\n',
         encoding="utf-8",

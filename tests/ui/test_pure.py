@@ -21,7 +21,9 @@ def test_normalize_date_accepts_short_forms_and_rejects_impossible_dates() -> No
 
 
 def test_parse_query_pulls_out_tokens() -> None:
-    parsed = parse_query("tag:Alice -tag:bob since:2026-1-5 until:2026-3-31 postgres", complete=True)
+    parsed = parse_query(
+        "tag:Alice -tag:bob since:2026-1-5 until:2026-3-31 postgres", complete=True
+    )
     assert parsed.text == "postgres"
     assert parsed.tags == ["alice"]
     assert parsed.exclude_tags == ["bob"]
@@ -86,7 +88,11 @@ def test_history_coalesces_cursor_browsing_and_goes_back_and_forward() -> None:
 
 def test_bucket_counts_by_day_and_by_week() -> None:
     counts, first, last, bucket = bucket_counts(["2026-01-01", "2026-01-03", "2026-01-03", None])
-    assert counts == [1.0, 0.0, 2.0] and (first, last, bucket) == ("2026-01-01", "2026-01-03", "day")
+    assert counts == [1.0, 0.0, 2.0] and (first, last, bucket) == (
+        "2026-01-01",
+        "2026-01-03",
+        "day",
+    )
     counts, _, _, bucket = bucket_counts(["2025-01-01", "2025-12-31"])
     assert bucket == "week" and sum(counts) == 2
     assert bucket_counts([None]) == ([], "", "", "")

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 NARROW_WIDTH = 110
 SHORT_HEIGHT = 30
 FAST_SEARCH_MS = 25.0
+BROWSE_DELAY = 0.06  # seconds; previews that follow the cursor wait for it to settle
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,9 +115,7 @@ class MainScreen(Screen[None]):
         status.set_count(0)
         status.set_diagnostics(0)
         status.set_progress(0, 0)
-        self.query_one(ResultsPane).set_rows(
-            [], [], title="Results", empty="Indexing…", keep=False
-        )
+        self.query_one(ResultsPane).set_rows([], [], title="Results", empty="Indexing…", keep=False)
         self.query_one(SearchBar).focus_query()
 
     def _workspace_label(self) -> str:
@@ -325,7 +324,14 @@ class MainScreen(Screen[None]):
         row = self.query_one(ResultsPane).selected
         if row is not None and row.path == path and row.start_line == line:
             end_line, why = row.end_line, explain(row)
-        self.load_preview(path, line, end_line, keep_scroll=False, explain=why)
+        self.load_preview(
+            path,
+            line,
+            end_line,
+            keep_scroll=False,
+            explain=why,
+            delay=BROWSE_DELAY if browsing else 0,
+        )
         if not browsing:
             self.query_one(PreviewScroll).focus()
 
@@ -337,12 +343,13 @@ class MainScreen(Screen[None]):
         *,
         keep_scroll: bool,
         explain: str | None = None,
+        delay: float = 0.0,
     ) -> None:
         self.preview_serial += 1
-        self._preview_worker(path, line, end_line, keep_scroll, explain, self.preview_serial)
+        self._preview_worker(path, line, end_line, keep_scroll, explain, self.preview_serial, delay)
 
-    @work(thread=True, exclusive=True, group="preview")
-    def _preview_worker(
+    @work(exclusive=True, group="preview")
+    async def _preview_worker(
         self,
         path: str,
         line: int | None,
@@ -350,7 +357,21 @@ class MainScreen(Screen[None]):
         keep_scroll: bool,
         explain: str | None,
         serial: int,
+        delay: float,
     ) -> None:
+        if delay:
+            await asyncio.sleep(delay)  # cursor browsing: a newer highlight cancels this load
+        data, neighbours, similar = await asyncio.to_thread(
+            self._read_preview, path, line, end_line, explain
+        )
+        self.post_message(
+            PreviewReady(data, neighbours, keep_scroll=keep_scroll, serial=serial, similar=similar)
+        )
+
+    def _read_preview(
+        self, path: str, line: int | None, end_line: int | None, explain: str | None
+    ) -> tuple[PreviewData, Any, list[Any]]:
+        """Memory, text, neighbours and similar memories of ``path`` (runs in a thread)."""
         engine = self.reme.engine
         memory = engine.memory(path)
         markdown = ""
@@ -365,10 +386,7 @@ class MainScreen(Screen[None]):
                 markdown = render_markdown(text, memory, lambda p: engine.memory(p) is not None)
                 neighbours = engine.neighbours(path)
                 similar = engine.similar(path)
-        data = PreviewData(path, memory, markdown, line, end_line, explain)
-        self.post_message(
-            PreviewReady(data, neighbours, keep_scroll=keep_scroll, serial=serial, similar=similar)
-        )
+        return PreviewData(path, memory, markdown, line, end_line, explain), neighbours, similar
 
     @on(PreviewReady)
     async def _preview_ready(self, message: PreviewReady) -> None:

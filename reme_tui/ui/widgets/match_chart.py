@@ -50,11 +50,15 @@ class MatchChart(Horizontal):
     def set_dates(self, dates: list[str | None]) -> None:
         counts, first, last, bucket = bucket_counts(dates)
         undated = sum(1 for d in dates if not d)
-        self.query_one(Sparkline).data = counts if len(counts) > 1 else counts * 2
-        self.query_one("#chart-first", Label).update(first or "no dated matches")
+        single = len(counts) == 1
+        self.query_one(Sparkline).data = counts if not single else []
+        if single:
+            self.query_one("#chart-first", Label).update(f"all {int(counts[0])} dated on {first}")
+        else:
+            self.query_one("#chart-first", Label).update(first or "no dated matches")
         tail = last if last and last != first else ""
         if undated:
             tail = f"{tail}  +{undated} undated".strip()
         self.query_one("#chart-last", Label).update(tail)
         self.tooltip = f"matches per {bucket}" if bucket else None
-        self.set_class(not counts, "-empty")
+        self.set_class(len(counts) < 2, "-empty")

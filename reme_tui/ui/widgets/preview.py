@@ -111,8 +111,9 @@ class Preview(Vertical):
             meta += f"\n{data.explain}"
         self.query_one("#preview-meta", Label).update(meta)
         tags_row = self.query_one("#preview-tags", Horizontal)
-        await tags_row.remove_children()
-        await tags_row.mount_all([TagChip(tag) for tag in memory.tags])
+        if [chip.tag for chip in tags_row.query_children(TagChip)] != list(memory.tags):
+            await tags_row.remove_children()
+            await tags_row.mount_all([TagChip(tag) for tag in memory.tags])
         tags_row.display = bool(memory.tags)
         markdown = self.query_one(Markdown)
         await markdown.update(data.markdown)
