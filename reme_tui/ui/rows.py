@@ -11,6 +11,7 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 _WORD = r"[^\W\u4e00-\u9fff]"
 # Markdown noise left out of one-line snippets: heading marks and list bullets.
 _MARKUP = re.compile(r"(?m)^\s*(?:#{1,6}|[-*+]|\d+[.)])\s+")
+_EMPHASIS = re.compile(r"\*\*|__|`")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +87,7 @@ def term_pattern(terms: list[str] | tuple[str, ...]) -> re.Pattern[str] | None:
 
 def snippet(text: str, pattern: re.Pattern[str] | None, width: int = 240) -> str:
     """A one-line excerpt of ``text`` around the first matched term."""
-    flat = " ".join(_MARKUP.sub(" ", text).split())
+    flat = " ".join(_EMPHASIS.sub("", _MARKUP.sub(" ", text)).split())
     if not flat:
         return ""
     start = 0

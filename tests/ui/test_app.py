@@ -49,7 +49,7 @@ async def test_first_paint_does_not_wait_for_the_index(app_factory: AppFactory) 
         screen = app.main_screen
         status = screen.query_one(StatusBar)
         assert status.query_one(ProgressBar).display
-        assert "indexing" in label_text(screen, "#status-index")
+        assert label_text(screen, "#status-index") == "scanning…"
         assert screen.query_one("#results-empty").display
         app.build_index()
         await settle(pilot)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -39,11 +40,11 @@ class DiagnosticsScreen(ModalScreen[str | None]):
         table = self.query_one(DataTable)
         table.add_columns("Path", "Line", "Kind", "Message")
         for index, diagnostic in enumerate(self.diagnostics):
-            table.add_row(
-                diagnostic.path,
+            table.add_row(  # Text: messages quote [[wikilinks]], which are not markup
+                Text(diagnostic.path),
                 "" if diagnostic.line is None else str(diagnostic.line),
-                diagnostic.code,
-                diagnostic.message,
+                Text(diagnostic.code),
+                Text(diagnostic.message),
                 key=str(index),
             )
         table.focus()

@@ -160,6 +160,8 @@ def render_markdown(text: str, memory: Any, exists: Any) -> str:
     """The body (frontmatter stripped: the header shows it) with wikilinks made followable."""
     lines = text.split("\n")
     body = "\n".join(lines[memory.body_start_line - 1 :])
+    if not body.strip():
+        return "*This memory has no body: only its frontmatter.*"
     if len(body) > MAX_PREVIEW_CHARS:
         body = body[:MAX_PREVIEW_CHARS] + "\n\n*… preview truncated; press `e` to open the file.*"
     return linkify(body, exists)

@@ -32,7 +32,7 @@ def row_prompt(row: ResultRow, terms: list[str], width: int = 240) -> Content:
     """Two lines: path · date · tags · score, then the snippet."""
     parts: list[Content] = []
     if row.score is not None:
-        parts.append(Content.styled(f"{row.score:6.3f}  ", "$text-success"))
+        parts.append(Content.styled(f"{row.score:>7.3g}  ", "$text-success"))
     parts.append(Content.styled(row.path, "bold $text-primary"))
     parts.append(Content.styled(f"  {row.date or 'undated'}", "$text-secondary"))
     for tag in row.tags:

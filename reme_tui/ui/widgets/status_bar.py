@@ -46,7 +46,11 @@ class StatusBar(Horizontal):
     def set_progress(self, done: int, total: int) -> None:
         bar = self.query_one(ProgressBar)
         bar.display = True
-        bar.update(total=max(total, 1), progress=done)
+        if total <= 0:  # still scanning: an indeterminate bar
+            bar.update(total=None)
+            self.query_one("#status-index", Label).update("scanning…")
+            return
+        bar.update(total=total, progress=done)
         self.query_one("#status-index", Label).update(f"indexing {done}/{total}")
 
     def set_index_state(self, state: str, tooltip: str | None = None) -> None:
