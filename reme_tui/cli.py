@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="reme-tui",
         description=(
             "Look inside a ReMe agent's long-term memory. Without a mode flag, opens the "
-            "terminal app; with --query, --list-tags or --diagnostics, prints and exits."
+            "terminal app on WORKSPACE; with a headless mode (below), prints and exits."
         ),
         epilog=(
             "exit codes: 0 success (also zero results), 1 runtime error (missing or "
@@ -77,8 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     exclusive.add_argument(
         "--set-tags",
         nargs="+",
-        metavar="PATH TAG",
-        help="replace the tag list of PATH with the given TAGs",
+        metavar="ARG",
+        help="PATH, then the TAGs that replace its tag list",
     )
 
     search = parser.add_argument_group("search filters (with --query)")
