@@ -215,17 +215,18 @@ class Engine:
         except OSError:
             return False
 
+    def _scan_all(self) -> tuple[list[FoundFile], list[Diagnostic]]:
+        """Every memory on disk now, and what the scan could not follow or read."""
+        diagnostics: list[Diagnostic] = []
+        found = list(
+            scan(self.root, all_markdown=self.config.all_markdown, on_diagnostic=diagnostics.append)
+        )
+        return found, diagnostics
+
     def _warm_start(self, snapshot: Snapshot, progress: ProgressCallback | None) -> None:
         """Restore the snapshot, then re-check only files whose stat moved (or is too recent
         to trust: a write in the same clock tick as the save is hashed, not trusted)."""
-        scan_diagnostics: list[Diagnostic] = []
-        found = list(
-            scan(
-                self.root,
-                all_markdown=self.config.all_markdown,
-                on_diagnostic=scan_diagnostics.append,
-            )
-        )
+        found, scan_diagnostics = self._scan_all()
         trust_before = snapshot.saved_at_ns - 2_000_000_000
         delta = Delta()
         with self._lock:
@@ -256,14 +257,7 @@ class Engine:
     def _cold_build(
         self, progress: ProgressCallback | None, cancel: threading.Event | None
     ) -> None:
-        scan_diagnostics: list[Diagnostic] = []
-        found = list(
-            scan(
-                self.root,
-                all_markdown=self.config.all_markdown,
-                on_diagnostic=scan_diagnostics.append,
-            )
-        )
+        found, scan_diagnostics = self._scan_all()
         parsed: list[Memory] = []
         failures: dict[str, Diagnostic] = {}
         # Postings are built batch by batch so each file's token lists are dropped as soon
