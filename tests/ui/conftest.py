@@ -62,13 +62,21 @@ def app_factory(workspace: Path, settings: Settings) -> AppFactory:
 async def settle(pilot: Pilot[Any], rounds: int = 3, *, quiet: float = 0.0) -> None:
     """Wait until the index is built and every worker and message has run.
 
-    ``quiet`` adds a pause first (snapshots use it so late repaints land under load).
+    Loops until no worker (but the long-lived watcher) is left, then a few more rounds
+    so messages posted by the last workers are handled. ``quiet`` pauses first.
     """
     if quiet:
         await pilot.pause(quiet)
-    for _ in range(rounds):
-        workers = [w for w in pilot.app.workers if w.name != "watcher"]
-        await pilot.app.workers.wait_for_complete(workers)
+    idle_rounds = 0
+    for _ in range(200):
+        busy = [w for w in pilot.app.workers if w.name != "watcher" and not w.is_finished]
+        if busy:
+            idle_rounds = 0
+            await pilot.app.workers.wait_for_complete(busy)
+        else:
+            idle_rounds += 1
+            if idle_rounds >= rounds:
+                return
         await pilot.pause()
 
 

@@ -26,7 +26,7 @@ async def tag_search_with_dates(pilot: Pilot[Any]) -> None:
     await ready(pilot)
     await pilot.press(*"tag:project_atlas since:2026-1-10 until:2026-3-31 postgres migration")
     await pilot.press("enter")
-    await settle(pilot, quiet=0.2)
+    await settle(pilot, quiet=0.5)
 
 
 async def preview_with_neighbours(pilot: Pilot[Any]) -> None:

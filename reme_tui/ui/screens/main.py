@@ -50,6 +50,7 @@ NARROW_WIDTH = 110
 SHORT_HEIGHT = 30
 FAST_SEARCH_MS = 25.0
 BROWSE_DELAY = 0.06  # seconds; previews that follow the cursor wait for it to settle
+TYPING_DELAY = 0.3  # seconds; previews that follow search-as-you-type wait for a pause
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,10 +331,17 @@ class MainScreen(Screen[None]):
             end_line,
             keep_scroll=False,
             explain=why,
-            delay=BROWSE_DELAY if browsing else 0,
+            delay=self._preview_delay(browsing),
         )
         if not browsing:
             self.query_one(PreviewScroll).focus()
+
+    def _preview_delay(self, browsing: bool) -> float:
+        """Explicit opens render at once; cursor browsing waits a little; while typing, the
+        eyes are on the results, so the preview waits for a pause in the typing."""
+        if not browsing:
+            return 0.0
+        return TYPING_DELAY if isinstance(self.focused, QueryInput) else BROWSE_DELAY
 
     def load_preview(
         self,
