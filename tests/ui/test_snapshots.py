@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from reme_tui.ui.widgets.neighbours import NeighboursList
 from reme_tui.ui.widgets.search_bar import SearchBar
@@ -17,6 +18,8 @@ from .conftest import SIZE, AppFactory, settle
 
 
 async def ready(pilot: Pilot[Any]) -> None:
+    for box in pilot.app.main_screen.query(Input):
+        box.cursor_blink = False  # a blinking cursor makes snapshots flaky
     await settle(pilot)
     pilot.app.main_screen.query_one(SearchBar).focus_query()
     await settle(pilot)
