@@ -192,7 +192,8 @@ class RemeApp(App[None]):
                     subprocess.run(command, check=False)
             except SuspendNotSupported:
                 if not self.is_headless:
-                    self.notify("This terminal cannot suspend the app for an editor", severity="error")
+                    message = "This terminal cannot suspend the app for an editor"
+                    self.notify(message, severity="error")
                     return
                 subprocess.run(command, check=False)  # no terminal to hand over
         except OSError as error:
