@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled
 
 from reme_tui.config import Settings, load_settings
 from reme_tui.ui.app import RemeApp, make_app
@@ -72,12 +74,35 @@ async def settle(pilot: Pilot[Any], rounds: int = 3, *, quiet: float = 0.0) -> N
         busy = [w for w in pilot.app.workers if w.name != "watcher" and not w.is_finished]
         if busy:
             idle_rounds = 0
-            await pilot.app.workers.wait_for_complete(busy)
+            # A worker superseded by a newer exclusive one ends cancelled: that is normal.
+            with contextlib.suppress(WorkerCancelled):
+                await pilot.app.workers.wait_for_complete(busy)
         else:
             idle_rounds += 1
             if idle_rounds >= rounds:
                 return
         await pilot.pause()
+
+
+async def steady_cursors(pilot: Pilot[Any]) -> None:
+    """Stop every text cursor blinking and show it, so snapshots do not catch it mid-blink.
+
+    Turning blinking off can race a blink toggle already queued, which would leave the
+    cursor hidden; re-focusing the focused input afterwards shows it again for good.
+    """
+    from textual.widgets import Input
+
+    for box in pilot.app.screen.query(Input):
+        box.cursor_blink = False
+    await settle(pilot)
+    focused = pilot.app.focused
+    if isinstance(focused, Input):
+        focused.blur()
+        await pilot.pause()
+        focused.focus()
+    # Labels updated by the last messages need one more layout pass before a capture.
+    await settle(pilot, quiet=0.3)
+    await pilot.wait_for_scheduled_animations()
 
 
 async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], timeout: float = 5.0) -> None:

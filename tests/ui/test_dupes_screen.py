@@ -18,6 +18,8 @@ from reme_tui.ui.app import RemeApp, make_app
 from reme_tui.ui.screens.dupes import DupesScreen, MergeConfirmScreen
 from reme_tui.ui.widgets.status_bar import StatusBar
 
+from .conftest import steady_cursors
+
 pytestmark = pytest.mark.anyio
 
 # Self-contained on purpose (the shared UI conftest is another room's): fixed size, fixed
@@ -210,6 +212,7 @@ async def test_status_bar_counts_what_reme_drops(app_factory: AppFactory) -> Non
 def test_review_snapshot(snap_compare: Any, app_factory: AppFactory) -> None:
     async def run_before(pilot: Any) -> None:
         await open_review(pilot)
+        await steady_cursors(pilot)
 
     app = app_factory(clock=lambda: FIXED_NOW)
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

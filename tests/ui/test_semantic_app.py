@@ -57,7 +57,8 @@ async def test_hybrid_mode_explain_and_similar(
         await pilot.press(*"puppy")
         await settle(pilot)
         screen = app.main_screen
-        assert screen.query_one(Preview).path == "daily/2026-03-02/puppy.md"
+        # The preview follows typing after a short pause (a timer, not a worker).
+        await wait_for(pilot, lambda: screen.query_one(Preview).path == "daily/2026-03-02/puppy.md")
         row = screen.selected_row()
         assert (row.keyword_rank, row.vector_rank) == (1, 1)
         await pilot.press("enter")
@@ -65,8 +66,11 @@ async def test_hybrid_mode_explain_and_similar(
         meta = text_of(app, "#preview-meta")
         assert "score 0.016" in meta and "keyword #1" in meta and "vector #1" in meta
         links = screen.query_one(NeighboursList)
-        ids = [links.get_option_at_index(i).id for i in range(links.option_count)]
-        assert "similar:daily/2026-03-01/kitten.md" in ids
+
+        def ids() -> list[str | None]:
+            return [links.get_option_at_index(i).id for i in range(links.option_count)]
+
+        await wait_for(pilot, lambda: "similar:daily/2026-03-01/kitten.md" in ids())
         assert "≈" in str(links.border_title)
 
 
@@ -80,7 +84,12 @@ async def test_similar_skips_linked_and_opens(
         app.main_screen.open_memory("daily/2026-03-03/python.md")
         await settle(pilot)
         links = app.main_screen.query_one(NeighboursList)
-        ids = [links.get_option_at_index(i).id for i in range(links.option_count)]
+
+        def current_ids() -> list[str | None]:
+            return [links.get_option_at_index(i).id for i in range(links.option_count)]
+
+        await wait_for(pilot, lambda: any((i or "").startswith("similar:") for i in current_ids()))
+        ids = current_ids()
         assert "out:daily/2026-03-01/kitten.md" in ids
         assert "similar:daily/2026-03-01/kitten.md" not in ids  # already linked
         similar = [i for i in ids if i and i.startswith("similar:")]

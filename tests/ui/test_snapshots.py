@@ -9,20 +9,17 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
 
 from reme_tui.ui.widgets.neighbours import NeighboursList
 from reme_tui.ui.widgets.search_bar import SearchBar
 
-from .conftest import SIZE, AppFactory, settle
+from .conftest import SIZE, AppFactory, settle, steady_cursors
 
 
 async def ready(pilot: Pilot[Any]) -> None:
-    for box in pilot.app.main_screen.query(Input):
-        box.cursor_blink = False  # a blinking cursor makes snapshots flaky
     await settle(pilot)
     pilot.app.main_screen.query_one(SearchBar).focus_query()
-    await settle(pilot)
+    await steady_cursors(pilot)
 
 
 async def tag_search_with_dates(pilot: Pilot[Any]) -> None:
@@ -30,6 +27,7 @@ async def tag_search_with_dates(pilot: Pilot[Any]) -> None:
     await pilot.press(*"tag:project_atlas since:2026-1-10 until:2026-3-31 postgres migration")
     await pilot.press("enter")
     await settle(pilot, quiet=0.5)
+    await steady_cursors(pilot)
 
 
 async def preview_with_neighbours(pilot: Pilot[Any]) -> None:
@@ -38,6 +36,7 @@ async def preview_with_neighbours(pilot: Pilot[Any]) -> None:
     await settle(pilot)
     pilot.app.main_screen.query_one(NeighboursList).focus()
     await settle(pilot, quiet=0.2)
+    await steady_cursors(pilot)
 
 
 def test_empty_state(snap_compare: Any, app_factory: AppFactory) -> None:

@@ -17,7 +17,7 @@ from reme_tui.ui.widgets.preview import Preview, TagChip
 from reme_tui.ui.widgets.tag_editor import EditChip, TagEditor
 from reme_tui.ui.widgets.tag_sidebar import TagSidebar
 
-from .conftest import SIZE, AppFactory, settle
+from .conftest import SIZE, AppFactory, settle, steady_cursors
 
 KICKOFF = "daily/2026-01-05/kickoff.md"  # [project_atlas, alice, meeting]
 SCHEMA = "daily/2026-01-19/schema.md"  # [project_atlas, bob]
@@ -399,12 +399,14 @@ async def editor_with_warnings(pilot: Pilot[Any]) -> None:
     await open_editor(pilot, KICKOFF)
     await pilot.press(*"Project-Atlas", "up", "enter", *"!!!", "enter", *"ops")
     await settle(pilot)
+    await steady_cursors(pilot)
 
 
 async def editor_with_dropdown(pilot: Pilot[Any]) -> None:
     await open_editor(pilot, GARDEN)
     await pilot.press(*"a", "down")
     await settle(pilot)
+    await steady_cursors(pilot)
 
 
 def test_snapshot_editor_with_warnings(snap_compare: Any, app_factory: AppFactory) -> None:
