@@ -1,6 +1,12 @@
 """One file -> one Memory: frontmatter (with ReMe's voiding rules), tags, chunks, links.
 
 Everything the reference silently drops is recorded as a Diagnostic on the Memory.
+
+python-frontmatter (named in the product brief) is not used: ReMe's split differs in ways
+that change results. On invalid YAML it raises where ReMe still removes the block from the
+body and indexes the rest; it drops the body's final newline, which shifts chunk text; and
+it reports no line offset, which every chunk range and diagnostic needs. The reference's
+rule lives in `chunking.split_frontmatter`, checked against reme-ai goldens.
 """
 
 from __future__ import annotations
