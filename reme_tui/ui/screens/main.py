@@ -251,26 +251,21 @@ class MainScreen(Screen[None]):
         """Run the engine for ``state`` (in a worker thread)."""
         engine = self.reme.engine
         limits = self.reme.settings.search
+        filters: dict[str, Any] = {
+            "tags": list(state.tags),
+            "all_tags": state.all_tags,
+            "exclude_tags": list(state.exclude_tags),
+            "since": state.since,
+            "until": state.until,
+            "strict_dates": state.strict_dates,
+        }
         if not state.text.strip():
-            memories = engine.browse(
-                tags=list(state.tags),
-                all_tags=state.all_tags,
-                exclude_tags=list(state.exclude_tags),
-                since=state.since,
-                until=state.until,
-                strict_dates=state.strict_dates,
-                limit=limits.browse_limit,
-            )
+            memories = engine.browse(**filters, limit=limits.browse_limit)
             rows = [ResultRow.from_memory(m) for m in memories]
             return Computed(rows, [], "browse", None, [], False)
         query = SearchQuery(
             text=state.text,
-            tags=list(state.tags),
-            all_tags=state.all_tags,
-            exclude_tags=list(state.exclude_tags),
-            since=state.since,
-            until=state.until,
-            strict_dates=state.strict_dates,
+            **filters,
             limit=limits.limit,
             expand_links=False,
             vector_weight=limits.vector_weight,
