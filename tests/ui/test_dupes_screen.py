@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Label, Static
 
 from reme_tui.config import load_settings
@@ -18,12 +17,12 @@ from reme_tui.ui.app import RemeApp, make_app
 from reme_tui.ui.screens.dupes import DupesScreen, MergeConfirmScreen
 from reme_tui.ui.widgets.status_bar import StatusBar
 
-from .conftest import steady_cursors
+from .conftest import settle, steady_cursors, wait_for
 
 pytestmark = pytest.mark.anyio
 
-# Self-contained on purpose (the shared UI conftest is another room's): fixed size, fixed
-# clock, no watcher, a settings file of its own; XDG dirs are private (tests/conftest.py).
+# Its own workspace and settings file (fixed size, fixed clock, no watcher); the waiting
+# helpers are the shared ones from conftest. XDG dirs are private (tests/conftest.py).
 FIXED_NOW = dt.datetime(2026, 3, 15, 9, 30, 0)
 SIZE = (140, 40)
 AppFactory = Callable[..., RemeApp]
@@ -67,21 +66,6 @@ def app_factory(workspace: Path, tmp_path: Path) -> AppFactory:
         return make_app(workspace, load_settings(tmp_path / "config.toml"), **options)
 
     return factory
-
-
-async def settle(pilot: Pilot[Any], rounds: int = 3) -> None:
-    for _ in range(rounds):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-
-
-async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], timeout: float = 5.0) -> None:
-    waited = 0.0
-    while not predicate():
-        if waited > timeout:
-            raise AssertionError("condition not met in time")
-        await pilot.pause(0.02)
-        waited += 0.02
 
 
 def snapshot_of(root: Path) -> dict[str, bytes]:
