@@ -100,6 +100,9 @@ def _stat_matches(path: Path, memory: Memory, trust_before_ns: int) -> bool:
     )
 
 
+_FILTER_CACHE_SIZE = 32
+
+
 @dataclass(slots=True)
 class _FilterResult:
     allowed: frozenset[str] | None
@@ -564,6 +567,9 @@ class Engine:
         with self._lock:
             cached = self._filter_cache.get(key)
             if cached is None:
+                if len(self._filter_cache) >= _FILTER_CACHE_SIZE:
+                    # Typing dates makes many short-lived filters; keep only the recent ones.
+                    del self._filter_cache[next(iter(self._filter_cache))]
                 cached = self._filter_cache[key] = self._compute_allowed(*key)
             return cached.allowed, cached.info, list(cached.warnings)
 
