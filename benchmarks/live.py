@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from reme_tui.engine.engine import Engine
+from reme_tui.engine.core import Engine
 from reme_tui.engine.search import SearchQuery
 from reme_tui.engine.store import IndexStore
 from reme_tui.engine.watch import watch_batches

@@ -40,7 +40,7 @@ def percentile(values: list[float], pct: float) -> float:
 
 def measure(size: int) -> dict[str, float]:
     """All engine figures for one workspace size (run inside a fresh process)."""
-    from reme_tui.engine.engine import Engine
+    from reme_tui.engine.core import Engine
     from reme_tui.engine.search import SearchQuery
 
     root = generate(WORKSPACES / f"ws-{size}", size)
@@ -132,7 +132,7 @@ def _workspace_words(engine, sample: int = 2_000) -> set[str]:
 
 def open_once_rss(size: int) -> dict[str, float]:
     """Peak resident memory of a process that opens the workspace once (cold)."""
-    from reme_tui.engine.engine import Engine
+    from reme_tui.engine.core import Engine
 
     engine = Engine.open(generate(WORKSPACES / f"ws-{size}", size))
     assert engine.memory_count == size

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from . import __version__
-from .engine.engine import Engine, EngineConfig, WorkspaceError
+from .engine.core import Engine, EngineConfig, WorkspaceError
 from .engine.search import (
     DEFAULT_VECTOR_WEIGHT,
     SearchError,

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from reme_tui.engine.tags import DEFAULT_TAG_FIELD
+
 APP_NAME = "reme-tui"
 CONFIG_ENV = "REME_TUI_CONFIG"
 DEFAULT_THEME = "reme-dusk"
@@ -47,7 +49,7 @@ class SearchSettings:
 
 @dataclass(frozen=True, slots=True)
 class IndexSettings:
-    tag_field: str = "memory_tags"
+    tag_field: str = DEFAULT_TAG_FIELD
     watch: bool = True
     model: str = ""
     allow_download: bool = False

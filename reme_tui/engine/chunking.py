@@ -53,7 +53,7 @@ from mistletoe.block_token import (
 from mistletoe.markdown_renderer import BlankLine, MarkdownRenderer
 
 from reme_tui.engine import mistletoe_speedup
-from reme_tui.engine.model import Chunk
+from reme_tui.engine.records import Chunk
 
 mistletoe_speedup.install()
 

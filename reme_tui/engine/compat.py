@@ -27,7 +27,6 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from .edit import (
-    DEFAULT_FIELD,
     ConflictError,
     EditResult,
     FileStamp,
@@ -42,11 +41,11 @@ from .edit import (
     rewrite_tags,
 )
 from .merge import loaded_tag_items
-from .model import Diagnostic
-from .tags import MAX_TAGS_PER_FILE, judge_tag
+from .records import Diagnostic
+from .tags import DEFAULT_TAG_FIELD, MAX_TAGS_PER_FILE, judge_tag
 
 if TYPE_CHECKING:
-    from .engine import Engine
+    from .core import Engine
 
 KINDS: tuple[str, ...] = (
     "frontmatter-voided",
@@ -225,7 +224,7 @@ def _display(value: Any) -> str:
 
 
 def apply_safe_fix(
-    root: Path, rel: str, expected: FileStamp | None = None, field: str = DEFAULT_FIELD
+    root: Path, rel: str, expected: FileStamp | None = None, field: str = DEFAULT_TAG_FIELD
 ) -> EditResult:
     """Make a scalar tag entry a list, or drop the list items ReMe drops as invalid or too
     long (``true``, ``'---'``, 70 characters); nothing else changes.

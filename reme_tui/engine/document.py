@@ -22,13 +22,12 @@ import yaml
 
 from .chunking import chunk_body, split_frontmatter
 from .links import parse_links
-from .model import Diagnostic, Memory
-from .tags import MAX_TAG_LENGTH, MAX_TAGS_PER_FILE, judge_tag
+from .records import Diagnostic, Memory
+from .tags import DEFAULT_TAG_FIELD, MAX_TAG_LENGTH, MAX_TAGS_PER_FILE, judge_tag
 from .workspace import date_from_path
 
 _CSafeLoader = getattr(yaml, "CSafeLoader", None)
 
-DEFAULT_TAG_FIELD = "memory_tags"
 DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
 _BINARY_SNIFF_BYTES = 8192
 

@@ -23,10 +23,14 @@ from typing import Any, Literal
 import yaml
 
 from reme_tui.engine.chunking import normalize_newlines, split_frontmatter
-from reme_tui.engine.tags import MAX_TAG_LENGTH, MAX_TAGS_PER_FILE, judge_tag, normalize_tag
-
-DEFAULT_FIELD = "memory_tags"
-MEMORY_DIRS = ("daily", "digest")
+from reme_tui.engine.tags import (
+    DEFAULT_TAG_FIELD,
+    MAX_TAG_LENGTH,
+    MAX_TAGS_PER_FILE,
+    judge_tag,
+    normalize_tag,
+)
+from reme_tui.engine.workspace import MEMORY_ROOTS
 
 _BOM = "\ufeff"
 BOM_NOTE = (
@@ -785,7 +789,7 @@ def _match_items(old: Sequence[_Item], tags: Sequence[str]) -> list[NewItem]:
     return out
 
 
-def read_tags(text: str, field: str = DEFAULT_FIELD) -> list[str]:
+def read_tags(text: str, field: str = DEFAULT_TAG_FIELD) -> list[str]:
     """The entry's raw items as written (strings; ints as their digits), for the editor.
 
     A scalar value counts as one item (ReMe ignores it; the editor shows it so it can be
@@ -795,7 +799,7 @@ def read_tags(text: str, field: str = DEFAULT_FIELD) -> list[str]:
     return [item.display for item in fm.entry.items]
 
 
-def rewrite_tags(text: str, tags: Sequence[str], field: str = DEFAULT_FIELD) -> str:
+def rewrite_tags(text: str, tags: Sequence[str], field: str = DEFAULT_TAG_FIELD) -> str:
     """``text`` with the tag entry replaced by ``tags``; every other byte is kept.
 
     Items that already say exactly one of ``tags`` keep their source text (quoting,
@@ -841,7 +845,9 @@ def _op_items(old: Sequence[_Item], op: TagOp) -> list[NewItem]:
     raise TypeError(f"unknown tag operation {op!r}")
 
 
-def apply_op(text: str, op: TagOp, field: str = DEFAULT_FIELD) -> tuple[str, list[str], list[str]]:
+def apply_op(
+    text: str, op: TagOp, field: str = DEFAULT_TAG_FIELD
+) -> tuple[str, list[str], list[str]]:
     """Pure form of ``edit_tags``: (new text, old raw tags, new raw tags)."""
     split, fm = _parse(text, field)
     items = _op_items(fm.entry.items, op)
@@ -1041,7 +1047,7 @@ def atomic_write(path: Path, data: bytes, *, expected: FileStamp | None) -> File
 def _is_memory_rel(parts: Sequence[str]) -> bool:
     return (
         len(parts) >= 2
-        and parts[0] in MEMORY_DIRS
+        and parts[0] in MEMORY_ROOTS
         and PurePosixPath(parts[-1]).suffix.lower() == ".md"
     )
 
@@ -1078,7 +1084,7 @@ def edit_tags(
     rel_path: str,
     op: TagOp,
     expected: FileStamp | None = None,
-    field: str = DEFAULT_FIELD,
+    field: str = DEFAULT_TAG_FIELD,
 ) -> EditResult:
     """Apply ``op`` to the tag entry of memory ``rel_path`` under ``root`` and save it.
 

@@ -1,7 +1,7 @@
 """Near-duplicate tags of an opened workspace: the engine's view fed to ``dupes``.
 
 ``dupes`` is pure (tag statistics in, clusters out); this module builds its input
-from an :class:`~reme_tui.engine.engine.Engine` and remembers the pairs a person
+from an :class:`~reme_tui.engine.core.Engine` and remembers the pairs a person
 dismissed, per workspace, in the user data directory (``dismissed.json``), so they are
 never proposed again.
 
@@ -28,7 +28,7 @@ from .dupes import DupeCluster, TagEvidence, TagStats, find_tag_clusters
 from .userdata import read_json, workspace_data_dir, write_json
 
 if TYPE_CHECKING:
-    from .engine import Engine
+    from .core import Engine
 
 TEXT_CAP = 20_000
 DISMISSED_FILE = "dismissed.json"

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from .model import Link
+from .records import Link
 
 # Mirrors ReMe's WikilinkHandler: optional `!`, target without []|# or newline,
 # optional #anchor, optional |alias.

@@ -23,7 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from .document import ReadFailure, parse_memory, read_file
-from .model import Diagnostic, Memory
+from .records import Diagnostic, Memory
 from .tokenize import tokenize
 from .workspace import FoundFile
 

@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from .edit import (
-    DEFAULT_FIELD,
     ConflictError,
     EditError,
     FileStamp,
@@ -50,11 +49,11 @@ from .edit import (
     rewrite_tags,
     validate_tag,
 )
-from .tags import normalize_tag
+from .tags import DEFAULT_TAG_FIELD, normalize_tag
 from .userdata import read_json, workspace_data_dir, write_json
 
 if TYPE_CHECKING:
-    from .engine import Delta, Engine
+    from .core import Delta, Engine
 
 JOURNAL_DIR = "journal"
 # Memories whose raw tag list may name a tag the index does not show for them.
@@ -237,7 +236,7 @@ def plan_merge(
     if not canonical:
         raise MergeError("no valid tags to merge" if given else "give at least one tag to merge")
     sources = [tag for tag in canonical if tag != into_canonical]
-    field_name = field or getattr(engine.config, "tag_field", DEFAULT_FIELD)
+    field_name = field or getattr(engine.config, "tag_field", DEFAULT_TAG_FIELD)
     changes: list[FileChange] = []
     skipped: list[tuple[str, str]] = []
     if sources:

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .model import Memory
+from .records import Memory
 from .vectors import (
     Embedder,
     EmbeddingCache,
@@ -72,7 +72,7 @@ class SemanticStatus:
 
     @property
     def search_mode(self) -> str:
-        """"bm25", "hybrid", or the mode with the reason it is degraded in parentheses."""
+        """ "bm25", "hybrid", or the mode with the reason it is degraded in parentheses."""
         if self.state == "off":
             return "bm25"
         if self.state == "failed":

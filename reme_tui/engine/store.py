@@ -23,7 +23,7 @@ from typing import Any
 
 import platformdirs
 
-from .model import Chunk, Diagnostic, Link, Memory
+from .records import Chunk, Diagnostic, Link, Memory
 
 STORE_VERSION = 1
 _MAGIC = b"REMETUI-INDEX\n"
@@ -50,7 +50,7 @@ _PARSER_MODULES = (
     "document.py",
     "keyword.py",
     "links.py",
-    "model.py",
+    "records.py",
     "store.py",
     "tags.py",
     "tokenize.py",

@@ -6,6 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+# The frontmatter key ReMe reads tags from (configurable: `[index] tag_field`).
+DEFAULT_TAG_FIELD = "memory_tags"
 MAX_TAG_LENGTH = 64
 MAX_TAGS_PER_FILE = 3
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import os
 import stat as _stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from .model import Diagnostic
+from .records import Diagnostic
 
 MEMORY_ROOTS: tuple[str, ...] = ("daily", "digest")
 MEMORY_SUFFIX = ".md"
@@ -199,7 +200,7 @@ def _is_loop(path: str) -> bool:
     try:
         os.stat(path)
     except OSError as exc:
-        return getattr(exc, "errno", None) == 40
+        return exc.errno == errno.ELOOP
     return False
 
 

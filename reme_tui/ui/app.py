@@ -25,13 +25,13 @@ from textual.binding import Binding, BindingType
 from textual.theme import Theme
 
 from reme_tui.config import DEFAULT_THEME, Settings, load_settings, save_theme, user_themes_dir
-from reme_tui.engine.engine import Engine, EngineConfig, WorkspaceError
+from reme_tui.engine.core import Engine, EngineConfig, WorkspaceError
 from reme_tui.ui.commands import Command, RemeCommands
 from reme_tui.ui.messages import IndexBuilt, IndexProgress, IndexUpdated
 from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
 from reme_tui.ui.screens.help import HelpScreen
 from reme_tui.ui.screens.main import MainScreen
-from reme_tui.ui.semantic import start_semantic
+from reme_tui.ui.semantic_progress import start_semantic
 from reme_tui.ui.themes import BUNDLED_THEMES_DIR, load_themes
 from reme_tui.ui.watcher import watch_changes
 from reme_tui.ui.widgets.search_bar import SearchBar
@@ -204,7 +204,7 @@ class RemeApp(App[None]):
 
     def open_tag_editor(self, path: str | None) -> None:
         """The inline tag editor (issue #5) for the previewed memory; `t` lands here."""
-        from reme_tui.ui.screens.tag_editor import open_tag_editor
+        from reme_tui.ui.screens.edit_tags import open_tag_editor
 
         if path is None:
             self.notify("Open a memory first", severity="warning")

@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reme_tui.engine.engine import Engine
+from reme_tui.engine.core import Engine
 from reme_tui.engine.search import SearchQuery
 from tests.helpers import memory, write_workspace
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine.engine import Engine, EngineConfig
+from reme_tui.engine.core import Engine, EngineConfig
 from reme_tui.engine.search import SearchQuery
 from tests.helpers import write_workspace
 

@@ -20,7 +20,7 @@ from reme_tui.engine.chunking import (
     normalize_newlines,
     split_frontmatter,
 )
-from reme_tui.engine.model import Chunk
+from reme_tui.engine.records import Chunk
 
 FIXTURE = Path(__file__).parent / "fixtures" / "chunking_cases.json"
 CASES: list[dict[str, Any]] = json.loads(FIXTURE.read_text(encoding="utf-8"))["cases"]

@@ -13,8 +13,8 @@ from reme_tui.engine.compat import (
     compat_report,
     format_counts,
 )
+from reme_tui.engine.core import Engine
 from reme_tui.engine.edit import EditError
-from reme_tui.engine.engine import Engine
 from tests.helpers import write_workspace
 
 SAMPLE = Path(__file__).parents[2] / "sample_workspace"

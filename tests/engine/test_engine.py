@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine.engine import Engine, EngineConfig, WorkspaceError
+from reme_tui.engine.core import Engine, EngineConfig, WorkspaceError
 from reme_tui.engine.search import SearchError, SearchQuery
 from tests.helpers import memory, write_workspace
 

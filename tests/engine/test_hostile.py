@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine.engine import Engine, WorkspaceError
+from reme_tui.engine.core import Engine, WorkspaceError
 from reme_tui.engine.search import SearchQuery
 from reme_tui.engine.store import IndexStore
 from tests.helpers import memory, write_workspace

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from benchmarks.tag_dupes import build, missed_variants
-from reme_tui.engine.engine import Engine
+from reme_tui.engine.core import Engine
 from reme_tui.engine.hygiene import DismissedPairs, detect_duplicates, tag_evidence, tag_stats
 from tests.helpers import write_workspace
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 MODULES = [
-    "reme_tui.engine.engine",
+    "reme_tui.engine.core",
     "reme_tui.engine.document",
     "reme_tui.engine.search",
     "reme_tui.engine.keyword",
@@ -44,3 +44,16 @@ def test_headless_query_run_does_not_import_textual(tmp_path: Path) -> None:
         "assert 'textual' not in sys.modules and 'rich' not in sys.modules, sorted(sys.modules)\n"
     )
     subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+
+
+def test_package_exports_the_engine_lazily() -> None:
+    code = (
+        "import sys\n"
+        "import reme_tui.engine.tags\n"
+        "loaded_early = 'reme_tui.engine.core' in sys.modules\n"
+        "from reme_tui.engine import Delta, Engine, EngineConfig, WorkspaceError\n"
+        "from reme_tui.engine.core import Engine as CoreEngine\n"
+        "print(loaded_early, Engine is CoreEngine)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False True"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine.engine import Engine
+from reme_tui.engine.core import Engine
 from reme_tui.engine.merge import (
     Journal,
     MergeError,

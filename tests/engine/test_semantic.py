@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from reme_tui.engine import semantic
-from reme_tui.engine.engine import Engine
+from reme_tui.engine.core import Engine
 from reme_tui.engine.search import RRF_K, SearchQuery
 from reme_tui.engine.store import IndexStore
 from reme_tui.engine.vectors import Embedder, load_model
@@ -19,9 +19,7 @@ from tests.engine.tiny_model import build_tiny_model
 from tests.helpers import memory, write_workspace
 
 FILES = {
-    "daily/2026-03-01/kitten.md": memory(
-        "my kitten kitten has soft fur and paws\n", tags=["pets"]
-    ),
+    "daily/2026-03-01/kitten.md": memory("my kitten kitten has soft fur and paws\n", tags=["pets"]),
     "daily/2026-03-02/puppy.md": memory("the puppy is a good pet dog\n", tags=["pets"]),
     "daily/2026-03-03/python.md": memory(
         "fixed a python bug in the function, kitten watched\n", tags=["work"]
@@ -167,9 +165,7 @@ def test_vector_weight_extremes(
         assert [h.vector_rank for h in hits] == [1, 2, 3, 4, 5]
 
 
-def test_filters_apply_to_the_vector_branch(
-    workspace: Path, model_dirs: tuple[Path, Path]
-) -> None:
+def test_filters_apply_to_the_vector_branch(workspace: Path, model_dirs: tuple[Path, Path]) -> None:
     engine = ready_engine(workspace, counting(model_dirs[0]))
     pets = engine.search(SearchQuery("melody guitar", tags=["pets"], limit=10))
     assert {h.path for h in pets.hits} == {
@@ -264,9 +260,7 @@ def test_changed_file_has_no_stale_vectors_while_pending(
 # --------------------------------------------------------------------------- models and store
 
 
-def test_model_change_invalidates_the_cache(
-    workspace: Path, model_dirs: tuple[Path, Path]
-) -> None:
+def test_model_change_invalidates_the_cache(workspace: Path, model_dirs: tuple[Path, Path]) -> None:
     first = counting(model_dirs[0])
     engine = ready_engine(workspace, first)
     before = engine.search(SearchQuery("melody", limit=10))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine.engine import Engine, EngineConfig
+from reme_tui.engine.core import Engine, EngineConfig
 from reme_tui.engine.store import IndexStore, StoreInvalid
 from tests.helpers import memory, write_workspace
 

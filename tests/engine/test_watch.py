@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine.engine import Delta, Engine
+from reme_tui.engine.core import Delta, Engine
 from reme_tui.engine.search import SearchQuery
 from reme_tui.engine.watch import relevant, watch_batches
 from tests.helpers import memory, write_workspace

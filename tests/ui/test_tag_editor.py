@@ -10,8 +10,8 @@ from textual.command import CommandPalette
 from textual.pilot import Pilot
 
 from reme_tui.engine.edit import read_tags
+from reme_tui.ui.screens.edit_tags import TagEditorScreen
 from reme_tui.ui.screens.main import MainScreen
-from reme_tui.ui.screens.tag_editor import TagEditorScreen
 from reme_tui.ui.tag_draft import TagDraft, pack, suggest
 from reme_tui.ui.widgets.preview import Preview, TagChip
 from reme_tui.ui.widgets.tag_editor import EditChip, TagEditor

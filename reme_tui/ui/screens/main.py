@@ -35,7 +35,7 @@ from reme_tui.ui.messages import (
 )
 from reme_tui.ui.query import SearchState
 from reme_tui.ui.rows import ResultRow, explain
-from reme_tui.ui.semantic import SemanticChanged, mode_label, status_label
+from reme_tui.ui.semantic_progress import SemanticChanged, mode_label, status_label
 from reme_tui.ui.widgets.neighbours import NeighboursList
 from reme_tui.ui.widgets.preview import Preview, PreviewData, PreviewScroll, render_markdown
 from reme_tui.ui.widgets.results import ResultList, ResultsPane

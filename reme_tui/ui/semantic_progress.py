@@ -12,7 +12,7 @@ from typing import Any
 
 from textual.message import Message
 
-from reme_tui.engine.engine import Engine
+from reme_tui.engine.core import Engine
 from reme_tui.engine.semantic import SemanticStatus
 
 

@@ -13,7 +13,6 @@ import numpy as np
 
 from .document import (
     DEFAULT_MAX_FILE_BYTES,
-    DEFAULT_TAG_FIELD,
     ReadFailure,
     content_hash,
     parse_memory,
@@ -22,7 +21,7 @@ from .document import (
 from .keyword import KeywordIndex
 from .links import LinkGraph
 from .loader import load_all
-from .model import Chunk, Diagnostic, Memory
+from .records import Chunk, Diagnostic, Memory
 from .search import (
     MAX_LINKS_PER_DIRECTION,
     NeighbourLink,
@@ -40,7 +39,7 @@ from .search import (
 )
 from .semantic import STATE_KEY, Semantic, SemanticStatus, SimilarMemory, try_load_model
 from .store import IndexStore, Snapshot, StoreInvalid, code_fingerprint, now_ns
-from .tags import Order, OrderBy, TagError, TagIndex, normalize_query_tags
+from .tags import DEFAULT_TAG_FIELD, Order, OrderBy, TagError, TagIndex, normalize_query_tags
 from .tokenize import tokenize
 from .vectors import Embedder
 from .workspace import (
