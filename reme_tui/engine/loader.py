@@ -7,11 +7,17 @@ uses a process pool. Which start method is safe depends on the caller:
   by another thread would stay locked in the child; it spawns, but only when its main
   module is reme-tui's own entry point, because spawned children re-import `__main__`
   and an unguarded user script would run again;
-- otherwise, and whenever the pool breaks, the build stays in this process.
+- otherwise, and whenever the pool fails in any way, the build stays in this process.
+
+Spawned pools need multiprocessing's resource tracker, which is handed `sys.stderr`'s file
+descriptor when it starts. A full-screen app replaces `sys.stderr` with a capture object
+whose `fileno()` is -1, and the tracker's start then fails ("bad value(s) in fds_to_keep"):
+`start_pool_helpers()` starts it early, while stderr is still the real one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import sys
@@ -19,7 +25,6 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from .document import ReadFailure, parse_memory, read_file
@@ -68,6 +73,20 @@ def worker_count(files: int) -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 
 
+def start_pool_helpers() -> None:
+    """Start multiprocessing's resource tracker now if a spawned pool may be needed later.
+
+    Call it from the main thread before anything replaces `sys.stderr` (the app does, before
+    it takes over the terminal). Failing here only means the build may end up serial.
+    """
+    if worker_count(PARALLEL_MIN_FILES) == 1:
+        return
+    from multiprocessing import resource_tracker
+
+    with contextlib.suppress(Exception):
+        resource_tracker.ensure_running()
+
+
 def load_all(
     items: Sequence[FoundFile],
     *,
@@ -95,13 +114,18 @@ def load_all(
     delivered = 0
     try:
         context = multiprocessing.get_context(method)
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        with ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=context,
+            initializer=_quiet_worker if method == "spawn" else None,
+        ) as pool:
             results = _bounded_map(pool, batches, workers * 2, tag_field, max_file_bytes)
             for loaded in _report(results, total, progress, cancel):
                 yield loaded
                 delivered += 1
-    except (BrokenProcessPool, OSError):
-        # Fall back to this process for whatever the pool did not deliver.
+    except Exception:
+        # Any pool failure (it cannot start, a worker dies, ...): a serial build of
+        # whatever the pool did not deliver is always correct.
         rest = items[delivered:]
         batches = [rest[i : i + BATCH_SIZE] for i in range(0, len(rest), BATCH_SIZE)]
         yield from _report(
@@ -111,6 +135,14 @@ def load_all(
             cancel,
             already_done=delivered,
         )
+
+
+def _quiet_worker() -> None:
+    """Spawned workers inherit the terminal as stdout/stderr: keep them off the app's screen."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    os.close(devnull)
 
 
 def _bounded_map(

@@ -26,6 +26,7 @@ from textual.theme import Theme
 
 from reme_tui.config import DEFAULT_THEME, Settings, load_settings, save_theme, user_themes_dir
 from reme_tui.engine.core import Engine, EngineConfig, WorkspaceError
+from reme_tui.engine.loader import start_pool_helpers
 from reme_tui.ui.commands import Command, RemeCommands
 from reme_tui.ui.messages import IndexBuilt, IndexProgress, IndexUpdated
 from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
@@ -374,5 +375,6 @@ def run_app(
     except WorkspaceError as error:
         print(f"reme-tui: {error}", file=sys.stderr)
         return 2
+    start_pool_helpers()  # while sys.stderr is still a real file (the app captures it)
     app.run()
     return app.return_code or 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -198,11 +199,19 @@ def test_link_graph_forgets_targets_nothing_links_to(tmp_path: Path) -> None:
     assert engine.neighbours("digest/a.md").dangling == []
 
 
-def test_parallel_build_falls_back_to_serial_when_the_pool_breaks(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    "failure",
+    [
+        BrokenProcessPool("simulated"),
+        OSError("simulated"),
+        # What starting the resource tracker raises under a captured sys.stderr (the app).
+        ValueError("bad value(s) in fds_to_keep"),
+    ],
+    ids=repr,
+)
+def test_parallel_build_falls_back_to_serial_when_the_pool_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: Exception
 ) -> None:
-    from concurrent.futures.process import BrokenProcessPool
-
     from reme_tui.engine import loader
 
     write_workspace(tmp_path, FILES)
@@ -210,7 +219,7 @@ def test_parallel_build_falls_back_to_serial_when_the_pool_breaks(
 
     class BrokenPool:
         def __init__(self, *args: object, **kwargs: object) -> None:
-            raise BrokenProcessPool("simulated")
+            raise failure
 
     monkeypatch.setenv("REME_TUI_WORKERS", "2")
     monkeypatch.setattr(loader, "ProcessPoolExecutor", BrokenPool)
