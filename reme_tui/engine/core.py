@@ -18,10 +18,12 @@ from .document import (
     parse_memory,
     read_file,
 )
+from .history import ChangeHistory, HistoryError, Observed, RecordResult
 from .keyword import KeywordIndex
 from .links import LinkGraph
 from .loader import load_all
 from .records import Chunk, Diagnostic, Memory
+from .revert import RevertPlan, RevertResult, carry_out, load_targets
 from .search import (
     MAX_LINKS_PER_DIRECTION,
     NeighbourLink,
@@ -139,6 +141,11 @@ class Engine:
         self._stat_only_changes = False
         self._filter_cache: dict[tuple[object, ...], _FilterResult] = {}
         self.is_built = False
+        self._history: ChangeHistory | None = None
+        self.last_record = RecordResult()
+        self.history_error: str | None = None
+        # While an apply runs with a history attached: path -> (bytes, tags, name) read.
+        self._observed: dict[str, Observed] | None = None
         self._semantic = Semantic(self._lock)
         self._semantic.on_complete = self.save
 
@@ -318,20 +325,51 @@ class Engine:
 
     # -- incremental updates -----------------------------------------------
 
-    def apply(self, changes: Iterable[str | os.PathLike[str]]) -> Delta:
+    def apply(
+        self,
+        changes: Iterable[str | os.PathLike[str]],
+        *,
+        source: str = "watch",
+        label: str = "",
+        undo: str | None = None,
+    ) -> Delta:
         """Re-check the given paths (files or directories, relative or absolute).
 
         Updates every index for exactly the touched memories and returns what moved.
         A directory path is rescanned; a path that no longer exists takes every memory
-        under it along.
+        under it along. With a history attached, what changed is recorded as one group
+        (``source``, ``label`` and ``undo`` describe who changed it), after the index
+        lock is released.
         """
         delta = Delta()
+        observed: dict[str, Observed] = {}
+        try:
+            self._apply_locked(changes, delta, observed)
+        finally:
+            self._observed = None
+        if self._history is not None and not delta.is_empty:
+            for path in delta.removed:
+                observed.setdefault(path, Observed(path, None))
+            try:
+                self.last_record = self._history.record(
+                    [observed[p] for p in sorted(observed)], source=source, label=label, undo=undo
+                )
+            except HistoryError as error:
+                # The index must follow the files even when the history cannot.
+                self.history_error = str(error)
+                self.last_record = RecordResult()
+        return delta
+
+    def _apply_locked(
+        self, changes: Iterable[str | os.PathLike[str]], delta: Delta, observed: dict[str, Observed]
+    ) -> None:
         with self._lock:
+            self._observed = observed if self._history is not None else None
             if not self.root.is_dir() or _dir_identity(self.root) != self._root_identity:
                 # Deleted, moved away, or moved away and replaced by another folder (a
                 # watcher keeps following the old one): either way this index is done.
                 delta.workspace_missing = True
-                return delta
+                return
             gone: set[str] = set()
             rescanned: dict[str, set[str]] = {}
             for change in dict.fromkeys(changes):
@@ -353,7 +391,6 @@ class Engine:
                 else:
                     gone.add(rel)
             self._forget_under(gone, rescanned, delta)
-        return delta
 
     def _rescan_dir(self, rel: str, delta: Delta) -> set[str]:
         seen: set[str] = set()
@@ -416,6 +453,8 @@ class Engine:
                 self._stat_only_changes = True
             return
         memory = parse_memory(item.rel, raw, tag_field=self.config.tag_field)
+        if self._observed is not None:
+            self._observed[item.rel] = Observed(item.rel, raw.data, memory.tags, memory.name)
         delta.tags_moved |= self._unindex(item.rel) if old is not None else set()
         delta.tags_moved |= self._index(memory)
         (delta.changed if old is not None else delta.added).append(item.rel)
@@ -460,6 +499,69 @@ class Engine:
             if index < len(self._dated) and self._dated[index] == (memory.date, path):
                 del self._dated[index]
         return self._tags.remove_file(path)
+
+    # -- change history (engine/history.py) ----------------------------------
+
+    def attach_history(self, history: ChangeHistory | None) -> None:
+        """Record every change `apply` sees into `history` (None: record nothing)."""
+        self._history = history
+        self.last_record = RecordResult()
+
+    @property
+    def history(self) -> ChangeHistory | None:
+        return self._history
+
+    def sync_history(self, source: str = "start") -> RecordResult:
+        """Record what changed since the history last looked (the first time: a silent
+        baseline). Only files whose content hash differs from the recorded one are read."""
+        history = self._history
+        if history is None or not self.is_built:
+            return RecordResult()
+        with self._lock:
+            now = {p: (m.content_hash, m.tags, m.name) for p, m in self._memories.items()}
+        if not history.has_baseline:
+            history.record_baseline(self._observe(p, *now[p][1:]) for p in sorted(now))
+            return RecordResult()
+        recorded = history.current()
+        touched = sorted(
+            {p for p, (h, _, _) in now.items() if recorded.get(p) != h}
+            | {p for p in recorded if p not in now}
+        )
+        observed = [
+            self._observe(p, *now[p][1:]) if p in now else Observed(p, None) for p in touched
+        ]
+        return history.record(observed, source=source)
+
+    def revert(self, plan: RevertPlan) -> tuple[RevertResult, Delta]:
+        """Carry out a revert plan (see engine/revert.py); what it wrote is re-indexed and
+        recorded as one "revert" group of the history."""
+        result = RevertResult()
+        if self._history is None:
+            result.refused = [(s.path, "no change history is attached") for s in plan.steps]
+            return result, Delta()
+        try:
+            blobs = load_targets(self._history, plan.steps)
+        except HistoryError as error:
+            result.refused = [(s.path, str(error)) for s in plan.steps]
+            return result, Delta()
+        for step in plan.steps:
+            data = blobs.get(step.target) if step.target else None
+            why = carry_out(self.root, step, data)
+            if why is None:
+                result.written.append(step.path)
+            else:
+                result.refused.append((step.path, why))
+        delta = Delta()
+        if result.written:
+            delta = self.apply(result.written, source="revert", label=plan.label)
+        return result, delta
+
+    def _observe(self, rel: str, tags: tuple[str, ...], name: str | None) -> Observed:
+        try:
+            raw = read_file(self.root / rel, rel, self.config.max_file_bytes)
+        except ReadFailure:
+            return Observed(rel, None)
+        return Observed(rel, raw.data, tags, name)
 
     # -- queries -------------------------------------------------------------
 

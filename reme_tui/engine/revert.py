@@ -1,0 +1,180 @@
+"""Reverting memories to recorded versions: a plan (the dry run) of per-file steps.
+
+A plan is made from the history alone and says, per path, what the file must hold now
+(``expected``: the content hash the person saw, None = absent) and what it will hold
+(``target``: a recorded version, None = removed). ``Engine.revert`` carries it out through
+the engine's write path and refuses every step whose file no longer matches ``expected``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .edit import EditError, atomic_write, resolve_in_workspace, stamp_file
+from .history import ChangeEntry, ChangeHistory, content_key
+
+
+class RevertError(ValueError):
+    """The requested version does not exist or cannot be restored."""
+
+
+@dataclass(frozen=True, slots=True)
+class RevertStep:
+    path: str
+    expected: str | None  # content hash the file must have now; None: must not exist
+    target: str | None  # content hash to restore; None: remove the file
+
+    @property
+    def action(self) -> str:
+        if self.target is None:
+            return "remove"
+        return "restore" if self.expected is None else "rewrite"
+
+
+@dataclass
+class RevertPlan:
+    label: str
+    steps: list[RevertStep] = field(default_factory=list)
+
+    def listing(self) -> list[str]:
+        """The dry run, one line per file."""
+        words = {"remove": "remove", "restore": "restore (deleted now)", "rewrite": "rewrite"}
+        return [f"{words[s.action]:<22} {s.path}" for s in self.steps]
+
+
+@dataclass
+class RevertResult:
+    written: list[str] = field(default_factory=list)
+    refused: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.refused
+
+
+def _states(entry: ChangeEntry) -> dict[str, tuple[str | None, str | None]]:
+    """path -> (hash before, hash after) for every path one entry touched."""
+    if entry.kind == "moved" and entry.old_path:
+        return {entry.old_path: (entry.old_hash, None), entry.path: (None, entry.new_hash)}
+    return {entry.path: (entry.old_hash, entry.new_hash)}
+
+
+def plan_undo(entries: Sequence[ChangeEntry], label: str = "") -> RevertPlan:
+    """Put every path the entries touched back as it was before the oldest of them."""
+    collapsed: dict[str, tuple[str | None, str | None]] = {}
+    for entry in sorted(entries, key=lambda e: (e.time_ns, e.id)):
+        for path, (before, after) in _states(entry).items():
+            first = collapsed.get(path)
+            collapsed[path] = (before if first is None else first[0], after)
+    plan = RevertPlan(label or _undo_label(entries))
+    for path in sorted(collapsed):
+        before, after = collapsed[path]
+        if before != after:
+            plan.steps.append(RevertStep(path, expected=after, target=before))
+    return plan
+
+
+def _undo_label(entries: Sequence[ChangeEntry]) -> str:
+    if len(entries) == 1:
+        return f"revert #{entries[0].id} ({entries[0].kind} {entries[0].path})"
+    ids = sorted(e.id for e in entries)
+    return f"revert {len(entries)} changes (#{ids[0]}–#{ids[-1]})"
+
+
+def version_of(entry: ChangeEntry, path: str) -> str | None:
+    """The content of ``path`` that ``entry`` names as a version: what it wrote there, or for
+    a deletion what it deleted."""
+    if entry.path == path and entry.new_hash:
+        return entry.new_hash
+    if entry.kind == "deleted" and entry.path == path:
+        return entry.old_hash
+    if entry.kind == "moved" and entry.old_path == path:
+        return entry.old_hash
+    return None
+
+
+def plan_version(history: ChangeHistory, path: str, entry_id: int) -> RevertPlan:
+    """Restore ``path`` to the version entry ``entry_id`` recorded, against what the
+    history last recorded for it (RevertError when there is no such version)."""
+    entry = history.entry(entry_id)
+    if entry is None:
+        raise RevertError(f"no change #{entry_id} in the history")
+    target = version_of(entry, path)
+    if target is None:
+        raise RevertError(f"change #{entry_id} holds no version of {path}")
+    expected = history.current().get(path)
+    plan = RevertPlan(f"revert {path} to #{entry_id}")
+    if expected != target:
+        plan.steps.append(RevertStep(path, expected=expected, target=target))
+    return plan
+
+
+def load_targets(history: ChangeHistory, steps: Iterable[RevertStep]) -> dict[str, bytes]:
+    """The bytes of every target version (HistoryError when one is missing or damaged)."""
+    out: dict[str, bytes] = {}
+    for step in steps:
+        if step.target is not None and step.target not in out:
+            out[step.target] = history.blob(step.target)
+    return out
+
+
+def carry_out(root: Path, step: RevertStep, data: bytes | None) -> str | None:
+    """Do one step; returns why it was refused (None when done).
+
+    The file must still hold ``step.expected`` (by content hash) when it is replaced:
+    rewrites use the atomic stamp-checked write, a restore creates the file only if
+    nothing is there (hard link of a finished temp file, which fails if the name exists),
+    a removal re-checks the stamp right before unlinking.
+    """
+    try:
+        path = resolve_in_workspace(root, step.path)
+    except EditError as error:
+        return str(error)
+    try:
+        stamp = stamp_file(path) if path.exists() else None
+        current = path.read_bytes() if stamp is not None else None
+    except OSError as error:
+        return f"cannot read it: {error.strerror or error}"
+    if (
+        current is not None
+        and stamp is not None
+        and (hashlib.sha256(current).hexdigest() != stamp.sha256)
+    ):
+        return "changing while being reverted; not reverted"
+    if (content_key(current) if current is not None else None) != step.expected:
+        return "changed since the diff was shown; not reverted"
+    try:
+        if step.target is None:
+            if stamp is None or not stamp.matches(stamp_file(path)):
+                return "changed while reverting; not removed"
+            os.unlink(path)
+        elif stamp is None:
+            _create_exclusive(path, data or b"")
+        else:
+            atomic_write(path, data or b"", expected=stamp)
+    except FileExistsError:
+        return "a file appeared there since the diff was shown; not restored"
+    except (EditError, OSError) as error:
+        return str(error)
+    return None
+
+
+def _create_exclusive(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".reme-tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, 0o644)
+        os.link(temp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
