@@ -17,6 +17,10 @@ The file lives at ``$REME_TUI_CONFIG`` when set, else ``$XDG_CONFIG_HOME/reme-tu
     model = ""                     # model2vec model (semantic search), empty = BM25 only
     allow_download = false         # let `model` download a model id missing from the HF cache
 
+    [history]                      # the change history (Changes view, --changes)
+    enabled = true                 # record every change to the memories
+    retention_days = 90            # drop changes older than this (the current text stays)
+
     [keymap]                       # binding id -> keys, e.g.
     "focus_search" = "slash,ctrl+f"
 
@@ -56,10 +60,17 @@ class IndexSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class HistorySettings:
+    enabled: bool = True
+    retention_days: int = 90
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     theme: str = DEFAULT_THEME
     search: SearchSettings = field(default_factory=SearchSettings)
     index: IndexSettings = field(default_factory=IndexSettings)
+    history: HistorySettings = field(default_factory=HistorySettings)
     keymap: dict[str, str] = field(default_factory=dict)
     config_path: Path | None = None
     warnings: tuple[str, ...] = ()
@@ -139,12 +150,13 @@ def load_settings(path: Path | None = None) -> Settings:
     else:
         warnings.append("[keymap] must be a table; ignored")
     for key in data:
-        if key not in {"theme", "search", "index", "keymap"}:
+        if key not in {"theme", "search", "index", "history", "keymap"}:
             warnings.append(f"unknown setting {key}")
     return Settings(
         theme=theme,
         search=_coerce("search", SearchSettings, data.get("search", {}), warnings),
         index=_coerce("index", IndexSettings, data.get("index", {}), warnings),
+        history=_coerce("history", HistorySettings, data.get("history", {}), warnings),
         keymap=keymap,
         config_path=path,
         warnings=tuple(warnings),

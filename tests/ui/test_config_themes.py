@@ -37,6 +37,18 @@ def test_config_file_is_typed_and_bad_values_are_warnings(tmp_path: Path) -> Non
     assert any("index.bogus" in w for w in settings.warnings)
 
 
+def test_history_settings(tmp_path: Path) -> None:
+    assert load_settings(tmp_path / "nope.toml").history.retention_days == 90
+    path = tmp_path / "config.toml"
+    path.write_text("[history]\nretention_days = 7\nenabled = false\n", encoding="utf-8")
+    settings = load_settings(path)
+    assert (settings.history.retention_days, settings.history.enabled) == (7, False)
+    path.write_text("[history]\nretention_days = 0\n", encoding="utf-8")
+    settings = load_settings(path)
+    assert settings.history.retention_days == 90
+    assert any("retention_days must be positive" in w for w in settings.warnings)
+
+
 def test_broken_toml_is_a_warning_not_a_crash(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text("theme = \n", encoding="utf-8")
