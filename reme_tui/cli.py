@@ -562,7 +562,7 @@ def _run_tag_dupes(args: argparse.Namespace) -> int:
 
 
 def _run_merge_tags(args: argparse.Namespace) -> int:
-    from .engine.merge import MergeError, apply_merge, plan_merge
+    from .engine.merge import MergeError, plan_merge
 
     if args.into is None:
         raise UsageError("--merge-tags needs --into TAG")
@@ -575,7 +575,11 @@ def _run_merge_tags(args: argparse.Namespace) -> int:
     written: list[str] = []
     journal_id = None
     if not args.dry_run:
-        result = apply_merge(plan, engine)
+        try:
+            result = engine.merge(plan)
+        except OSError as exc:
+            _error(f"merge journal not written ({exc.strerror or exc}); no file was changed")
+            return EXIT_RUNTIME
         written, journal_id = result.written, result.journal_id
         refused += result.refused
     if args.json:
@@ -625,7 +629,7 @@ def _run_compat_report(args: argparse.Namespace) -> int:
 
 def _run_tag_edit(args: argparse.Namespace) -> int:
     """--add-tag / --remove-tag / --set-tags: rewrite only the file's tag lines."""
-    from .engine.edit import AddTag, EditError, RemoveTag, SetTags, edit_tags
+    from .engine.frontmatter import AddTag, EditError, RemoveTag, SetTags
 
     op: AddTag | RemoveTag | SetTags
     if args.add_tag:
@@ -639,11 +643,10 @@ def _run_tag_edit(args: argparse.Namespace) -> int:
         if not tags:
             raise UsageError("--set-tags needs a PATH and then the tags (none clears the list)")
         op = SetTags(tags)
-    root = Path(args.workspace)
-    if not root.is_dir():
-        raise WorkspaceError(f"workspace {root} does not exist or is not a directory")
+    # No index is needed to edit one file: the engine is created, not built.
+    engine = Engine.create(Path(args.workspace), EngineConfig(all_markdown=args.all_markdown))
     try:
-        result = edit_tags(root, rel, op)
+        result = engine.edit_tags(rel, op)
     except EditError as exc:
         if exc.exit_code == EXIT_USAGE:
             raise UsageError(str(exc)) from None

@@ -173,7 +173,7 @@ def build_unreadable(root: Path) -> None:
 
 def deny_permissions(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """As if `digest/locked.md` and `digest/closed/` were chmod 000 (tests run as root)."""
-    real_open = builtins.open
+    real_open = os.open
     real_scandir = os.scandir
     locked = str(root / "digest" / "locked.md")
     closed = str(root / "digest" / "closed")
@@ -188,7 +188,7 @@ def deny_permissions(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
             raise PermissionError(13, "Permission denied", os.fspath(path))
         return real_scandir(path, *args, **kwargs)
 
-    monkeypatch.setattr(builtins, "open", open_denied)
+    monkeypatch.setattr(os, "open", open_denied)
     monkeypatch.setattr(os, "scandir", scandir_denied)
 
 
@@ -207,7 +207,7 @@ def build_racy(root: Path) -> None:
 def race_listing_and_reading(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Between the scan listing a file and the engine opening it: one file is deleted,
     one replaced by a new file (editor save-by-rename), one replaced by a directory."""
-    real_open = builtins.open
+    real_open = os.open
     digest = root / "digest"
     fired: set[str] = set()
 
@@ -220,18 +220,19 @@ def race_listing_and_reading(root: Path, monkeypatch: pytest.MonkeyPatch) -> Non
             elif name == "replaced.md":
                 fired.add(name)
                 tmp = digest / ".replaced.md.tmp"
-                with real_open(tmp, "w", encoding="utf-8") as handle:
+                with builtins.open(tmp, "w", encoding="utf-8") as handle:
                     handle.write(memory("budget replacement\n", tags=["after"]))
                 os.replace(tmp, file)
             elif name == "to-dir.md":
                 fired.add(name)
                 os.unlink(file)
                 os.mkdir(file)
-                with real_open(os.path.join(file, "inner.md"), "w", encoding="utf-8") as handle:
+                inner = os.path.join(file, "inner.md")
+                with builtins.open(inner, "w", encoding="utf-8") as handle:
                     handle.write(memory("budget inside new folder\n"))
         return real_open(file, *args, **kwargs)
 
-    monkeypatch.setattr(builtins, "open", racing_open)
+    monkeypatch.setattr(os, "open", racing_open)
 
 
 # -- the catalogue ------------------------------------------------------------------------

@@ -14,8 +14,9 @@ Built from the engine's diagnostics. Kinds (counted per file problem):
                         name, when exactly one exists);
 ``no-tags``             a memory tag filters can never find (fix text: add tags).
 
-``apply_safe_fix`` performs the two safe fixes through ``edit`` (only the tag lines
-change, conflict-checked); everything else is reported with the suggested text.
+``Engine.apply_fix`` performs the two safe fixes (``writes.safe_fix_text``) through the
+one write path (only the tag lines change, conflict-checked); everything else is reported
+with the suggested text.
 """
 
 from __future__ import annotations
@@ -23,26 +24,12 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from .edit import (
-    ConflictError,
-    EditResult,
-    FileStamp,
-    SetTags,
-    UnsafeEditError,
-    apply_op,
-    atomic_write,
-    quote_scalar,
-    read_tags,
-    read_with_stamp,
-    resolve_in_workspace,
-    rewrite_tags,
-)
-from .merge import loaded_tag_items
+from .frontmatter import quote_scalar
 from .records import Diagnostic
-from .tags import DEFAULT_TAG_FIELD, MAX_TAGS_PER_FILE, judge_tag
+from .tags import MAX_TAGS_PER_FILE
 
 if TYPE_CHECKING:
     from .core import Engine
@@ -104,7 +91,7 @@ class CompatIssue:
     code: str
     message: str
     fix: str | None  # what to write, or what to do; None when there is nothing to suggest
-    safe_fix: bool  # ``apply_safe_fix`` can do it
+    safe_fix: bool  # ``Engine.apply_fix`` can do it
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -214,37 +201,3 @@ def _suggest(diag: Diagnostic, source_line: str, by_name: dict[str, list[str]]) 
     if code == "no-tags":
         return "add memory_tags: [...]"
     return None
-
-
-# --------------------------------------------------------------------------- safe fixes
-
-
-def _display(value: Any) -> str:
-    return value if isinstance(value, str) else str(value)
-
-
-def apply_safe_fix(
-    root: Path, rel: str, expected: FileStamp | None = None, field: str = DEFAULT_TAG_FIELD
-) -> EditResult:
-    """Make a scalar tag entry a list, or drop the list items ReMe drops as invalid or too
-    long (``true``, ``'---'``, 70 characters); nothing else changes.
-
-    Raises EditError (ConflictError when the file changed since ``expected``)."""
-    path = resolve_in_workspace(root, rel)
-    text, stamp = read_with_stamp(path)
-    if expected is not None and not expected.matches(stamp):
-        raise ConflictError(f"{rel} changed on disk since it was read", stamp)
-    old = read_tags(text, field)
-    loaded = loaded_tag_items(text, field)
-    if loaded is None:  # scalar (or absent): a valid scalar becomes a one-item list
-        new_text, _, _ = apply_op(text, SetTags(old), field)
-    else:
-        keep = [item for item in loaded if judge_tag(item).canonical is not None]
-        new_text = rewrite_tags(text, [_display(item) for item in keep], field)
-        after = loaded_tag_items(new_text, field) or []
-        if after != keep or [type(i) for i in after] != [type(i) for i in keep]:
-            raise UnsafeEditError("the tag list could not be cleaned safely; edit it by hand")
-    if new_text == text:
-        return EditResult(rel, False, tuple(old), tuple(old), stamp, stamp)
-    new_stamp = atomic_write(path, new_text.encode("utf-8"), expected=stamp)
-    return EditResult(rel, True, tuple(old), tuple(read_tags(new_text, field)), stamp, new_stamp)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import writes
 from .document import (
     DEFAULT_MAX_FILE_BYTES,
     ReadFailure,
@@ -18,10 +19,17 @@ from .document import (
     parse_memory,
     read_file,
 )
+from .fileio import FileStamp
+from .frontmatter import TagOp
 from .history import ChangeHistory, HistoryError, Observed, RecordResult
+from .journal import Journal
 from .keyword import KeywordIndex
 from .links import LinkGraph
 from .loader import load_all
+from .merge import MergePlan, MergeResult, UndoResult
+from .merge import apply_merge as merge_files
+from .merge import resume_merge as resume_files
+from .merge import undo_merge as undo_files
 from .records import Chunk, Diagnostic, Memory
 from .revert import RevertPlan, RevertResult, carry_out, load_targets
 from .search import (
@@ -48,10 +56,12 @@ from .workspace import (
     FoundFile,
     PathOutsideWorkspace,
     is_memory_path,
+    resolve_inside,
     resolves_inside,
     scan,
     to_relative,
 )
+from .writes import EditResult
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -89,15 +99,21 @@ class Delta:
         self.workspace_missing = self.workspace_missing or other.workspace_missing
 
 
+def _stat_key(memory: Memory) -> tuple[int, int, int, int]:
+    return (memory.size, memory.mtime_ns, memory.ino, memory.ctime_ns)
+
+
 def _stat_matches(path: Path, memory: Memory, trust_before_ns: int) -> bool:
+    """Whether a warm start may trust the saved record without reading the file: same
+    size, mtime, inode and ctime, and not changed in the seconds before the save."""
     try:
         st = os.stat(path)
     except OSError:
         return False
     return (
-        st.st_size == memory.size
-        and st.st_mtime_ns == memory.mtime_ns
+        (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns) == _stat_key(memory)
         and st.st_mtime_ns < trust_before_ns
+        and st.st_ctime_ns < trust_before_ns
     )
 
 
@@ -128,6 +144,8 @@ class Engine:
         self._root_identity = _dir_identity(root)
         self.config = config or EngineConfig()
         self._lock = threading.RLock()
+        self._write_lock = threading.Lock()
+        self._root_real = os.path.realpath(root)
         self._memories: dict[str, Memory] = {}
         self._failures: dict[str, Diagnostic] = {}
         self._scan_diagnostics: list[Diagnostic] = []
@@ -448,8 +466,10 @@ class Engine:
             return
         self._failures.pop(item.rel, None)
         if old is not None and old.content_hash == content_hash(raw.data):
-            if (old.size, old.mtime_ns) != (raw.size, raw.mtime_ns):
-                self._memories[item.rel] = replace(old, size=raw.size, mtime_ns=raw.mtime_ns)
+            if _stat_key(old) != (raw.size, raw.mtime_ns, raw.ino, raw.ctime_ns):
+                self._memories[item.rel] = replace(
+                    old, size=raw.size, mtime_ns=raw.mtime_ns, ino=raw.ino, ctime_ns=raw.ctime_ns
+                )
                 self._stat_only_changes = True
             return
         memory = parse_memory(item.rel, raw, tag_field=self.config.tag_field)
@@ -581,12 +601,93 @@ class Engine:
             return sorted(self._memories)
 
     def read_text(self, path: str) -> str:
-        """Current text of a memory (UTF-8 with replacement, newlines normalized)."""
+        """Current text of a memory (UTF-8 with replacement, newlines normalized).
+
+        Read through the containment check: a path whose real file is outside the
+        workspace (a symlink swapped in since the scan) raises ReadFailure, as does a
+        FIFO, device or oversized file."""
         from .document import decode_text
 
         rel = to_relative(self.root, path)
-        raw = read_file(self.root / rel, rel, self.config.max_file_bytes)
+        raw = read_file(self.resolve(rel), rel, self.config.max_file_bytes, inside=self._root_real)
         return decode_text(raw.data)[0]
+
+    def resolve(self, path: str | os.PathLike[str]) -> Path:
+        """The real path of workspace path ``path``; PathOutsideWorkspace when it (or any
+        symlink on the way) leads outside the workspace. Every read of a workspace path
+        (preview, editor, watcher) goes through here."""
+        return resolve_inside(self.root, path)
+
+    # -- writes (the one door: every write goes through fileio.rewrite_memory) --------
+
+    def _written(
+        self, paths: Iterable[str], source: str, label: str, undo: str | None = None
+    ) -> Delta | None:
+        """Re-index what a write changed (when the index is built) and say what moved;
+        with a history attached, the change is recorded under ``source`` and ``label``."""
+        paths = list(paths)
+        if not paths or not self.is_built:
+            return None
+        return self.apply(paths, source=source, label=label, undo=undo)
+
+    def edit_tags(
+        self, path: str, op: TagOp, expected: FileStamp | None = None
+    ) -> EditResult:
+        """Apply a tag operation to memory ``path`` and re-index it.
+
+        Raises EditError: ConflictError when the file changed since ``expected``,
+        PathRefused outside the workspace, ReadOnlyFile for 0444 files,
+        UnsafeEditError when the frontmatter cannot be edited safely, InvalidTag."""
+        with self._write_lock:
+            result = writes.edit_tags(self.root, path, op, expected, self.config.tag_field)
+            changed = [path] if result.changed else []
+            return replace(result, delta=self._written(changed, "edit", f"tags of {path}"))
+
+    def apply_fix(self, path: str, expected: FileStamp | None = None) -> EditResult:
+        """The compatibility report's safe fix for memory ``path``, re-indexed."""
+        with self._write_lock:
+            result = writes.apply_fix(self.root, path, expected, self.config.tag_field)
+            changed = [path] if result.changed else []
+            return replace(result, delta=self._written(changed, "edit", f"safe fix of {path}"))
+
+    def merge(self, plan: MergePlan, *, data_dir: Path | None = None) -> MergeResult:
+        """Write a planned tag merge (journaled first) and re-index the written files."""
+        with self._write_lock:
+            result = merge_files(plan, data_dir=data_dir)
+            label = f"merge {', '.join(plan.sources)} into {plan.into}"
+            result.delta = self._written(result.written, "merge", label, result.journal_id)
+            return result
+
+    def undo_merge(
+        self, entry: dict[str, object] | None = None, *, data_dir: Path | None = None
+    ) -> UndoResult | None:
+        """Undo ``entry`` (default: the newest merge with something to undo, an
+        interrupted one included) and re-index; None when there is nothing to undo.
+        Raises JournalCorrupt when a newer journal entry cannot be read."""
+        with self._write_lock:
+            if entry is None:
+                entry = Journal(self.root, data_dir).last_undoable()
+                if entry is None:
+                    return None
+            result = undo_files(entry, self.root, data_dir=data_dir)
+            label = f"undo merge into {entry.get('into', '?')}"
+            result.delta = self._written(result.restored, "undo", label)
+            return result
+
+    def resume_merge(
+        self, entry: dict[str, object] | None = None, *, data_dir: Path | None = None
+    ) -> MergeResult | None:
+        """Finish the interrupted merge ``entry`` (default: the newest pending one) and
+        re-index; None when no merge was interrupted."""
+        with self._write_lock:
+            if entry is None:
+                entry = Journal(self.root, data_dir).last_pending()
+                if entry is None:
+                    return None
+            result = resume_files(entry, self.root, data_dir=data_dir)
+            label = f"resumed merge into {entry.get('into', '?')}"
+            result.delta = self._written(result.written, "merge", label, result.journal_id)
+            return result
 
     def tokenize_query(self, text: str) -> list[str]:
         return tokenize(text)

@@ -12,7 +12,6 @@ rule lives in `chunking.split_frontmatter`, checked against reme-ai goldens.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,7 @@ from typing import Any
 import yaml
 
 from .chunking import chunk_body, split_frontmatter
+from .fileio import FileTooLarge, read_regular
 from .links import parse_links
 from .records import Diagnostic, Memory
 from .tags import DEFAULT_TAG_FIELD, MAX_TAG_LENGTH, MAX_TAGS_PER_FILE, judge_tag
@@ -56,6 +56,8 @@ class RawFile:
     data: bytes
     size: int
     mtime_ns: int
+    ino: int = 0
+    ctime_ns: int = 0
 
 
 class ReadFailure(Exception):
@@ -66,23 +68,28 @@ class ReadFailure(Exception):
         self.diagnostic = diagnostic
 
 
-def read_file(abs_path: str | Path, rel: str, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> RawFile:
-    """Read a memory's bytes; raises ReadFailure (vanished, unreadable, too large)."""
+def read_file(
+    abs_path: str | Path,
+    rel: str,
+    max_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    *,
+    inside: str | None = None,
+) -> RawFile:
+    """Read a memory's bytes; raises ReadFailure (vanished, unreadable, not a regular
+    file, too large, or outside ``inside`` when given). Never blocks on a FIFO."""
     try:
-        with open(abs_path, "rb") as handle:
-            st = os.fstat(handle.fileno())
-            if st.st_size > max_bytes:
-                raise ReadFailure(
-                    Diagnostic(
-                        rel,
-                        None,
-                        "too-large",
-                        f"file is {st.st_size / 1_048_576:.1f} MB, over the "
-                        f"{max_bytes / 1_048_576:.0f} MB limit; not indexed",
-                        "error",
-                    )
-                )
-            data = handle.read(max_bytes + 1)
+        data, st = read_regular(abs_path, max_bytes, inside=inside)
+    except FileTooLarge as exc:
+        raise ReadFailure(
+            Diagnostic(
+                rel,
+                None,
+                "too-large",
+                f"file is {exc.size / 1_048_576:.1f} MB, over the "
+                f"{max_bytes / 1_048_576:.0f} MB limit; not indexed",
+                "error",
+            )
+        ) from None
     except FileNotFoundError:
         raise ReadFailure(
             Diagnostic(rel, None, "vanished", "file disappeared while it was being read", "error")
@@ -93,7 +100,9 @@ def read_file(abs_path: str | Path, rel: str, max_bytes: int = DEFAULT_MAX_FILE_
         raise ReadFailure(
             Diagnostic(rel, None, "unreadable", f"cannot read: {exc.strerror or exc}", "error")
         ) from None
-    return RawFile(data=data, size=len(data), mtime_ns=st.st_mtime_ns)
+    return RawFile(
+        data=data, size=len(data), mtime_ns=st.st_mtime_ns, ino=st.st_ino, ctime_ns=st.st_ctime_ns
+    )
 
 
 def content_hash(data: bytes) -> str:
@@ -177,6 +186,8 @@ def parse_memory(
         diagnostics=tuple(diagnostics),
         size=raw.size,
         mtime_ns=raw.mtime_ns,
+        ino=raw.ino,
+        ctime_ns=raw.ctime_ns,
         content_hash=content_hash(raw.data),
         frontmatter_end_line=body_first_line - 1 if yaml_text is not None else 0,
         body_start_line=body_first_line,

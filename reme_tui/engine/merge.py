@@ -17,45 +17,48 @@ removed. An item already spelled as the target's canonical form keeps its spelli
 Only the tag entry's lines change (``edit.rewrite_tags``); the rewrite is re-read and
 refused when any other item would change value or type.
 
-Applying writes each file with ``edit.atomic_write`` against the stamp read when
-planning: a file changed since is refused (reported), the others are written. The
-merge is journaled in the user data directory (``journal/<id>.json``: each file's
-SHA-256 before and after, and its whole content before), so ``undo_merge`` restores a
-file exactly, but only while it is still byte-identical to what the merge wrote.
+Applying writes each file through ``fileio.rewrite_memory`` (the one write path) against
+the stamp read when planning: a file changed since is refused (reported), the others
+are written. The merge is journaled (``journal.py``) before the first write, with each
+file's SHA-256 and whole content before and after, so an interrupted merge can be
+resumed (``resume_merge``) or undone, and ``undo_merge`` restores a file exactly, but
+only while it is still byte-identical to what the merge wrote.
 """
 
 from __future__ import annotations
 
 import difflib
 import hashlib
-import os
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from .edit import (
-    ConflictError,
+from .fileio import ConflictError, FileStamp, read_memory, rewrite_memory
+from .frontmatter import (
     EditError,
-    FileStamp,
     UnsafeEditError,
-    atomic_write,
     read_tags,
-    read_with_stamp,
-    resolve_in_workspace,
     rewrite_tags,
     validate_tag,
 )
+from .journal import (
+    APPLIED,
+    NOTHING_WRITTEN,
+    PARTLY_UNDONE,
+    PENDING,
+    UNDONE,
+    Journal,
+    JournalCorrupt,
+)
 from .tags import DEFAULT_TAG_FIELD, normalize_tag
-from .userdata import read_json, workspace_data_dir, write_json
 
 if TYPE_CHECKING:
     from .core import Delta, Engine
 
-JOURNAL_DIR = "journal"
 # Memories whose raw tag list may name a tag the index does not show for them.
 _HIDDEN_TAG_CODES = frozenset(
     {
@@ -198,7 +201,7 @@ def loaded_tag_items(text: str, field_name: str) -> list[Any] | None:
 def _plan_file(
     root: Path, rel: str, sources: Sequence[str], into: str, into_canonical: str, field_name: str
 ) -> FileChange | None:
-    text, stamp = read_with_stamp(resolve_in_workspace(root, rel))
+    text, stamp = read_memory(root, rel)
     loaded = loaded_tag_items(text, field_name)
     if loaded is None:
         return None  # absent, empty or scalar: carries no tag for ReMe
@@ -278,7 +281,7 @@ def _reason(exc: BaseException) -> str:
 
 @dataclass
 class MergeResult:
-    """What ``apply_merge`` wrote, what it refused, and its journal entry id."""
+    """What a merge (or its resumption) wrote, what it refused, and its journal entry id."""
 
     written: list[str] = field(default_factory=list)
     refused: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
@@ -294,18 +297,21 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _write(root: Path, rel: str, data: str, expected: FileStamp) -> None:
-    path = resolve_in_workspace(root, rel)
-    if os.stat(path).st_nlink > 1:
-        raise UnsafeEditError(f"{rel} has other hard links; a rename would split them")
-    atomic_write(path, data.encode("utf-8"), expected=expected)
+def _replace_with(expected_sha: str, new_text: str, what: str) -> Callable[[str], str]:
+    """A ``rewrite_memory`` computation: ``new_text``, if the file still reads as expected."""
+
+    def compute(text: str) -> str:
+        if _sha(text) != expected_sha:
+            raise ConflictError(f"file changed since the {what}; not written", None)
+        return new_text
+
+    return compute
 
 
-def apply_merge(
-    plan: MergePlan, engine: Engine | None = None, *, data_dir: Path | None = None
-) -> MergeResult:
-    """Write every planned file (refusing those changed since planning), journal it,
-    then route the written paths through ``engine.apply`` when an engine is given."""
+def apply_merge(plan: MergePlan, *, data_dir: Path | None = None) -> MergeResult:
+    """Write every planned file through ``fileio.rewrite_memory`` (refusing those changed
+    since planning), journaled before the first write. ``Engine.merge`` calls this and
+    re-indexes the written files."""
     result = MergeResult()
     if not plan.changes:
         return result
@@ -317,6 +323,7 @@ def apply_merge(
             "before_sha256": _sha(c.before_text),
             "after_sha256": _sha(c.after_text),
             "before": c.before_text,
+            "after": c.after_text,
         }
         for c in plan.changes
     ]
@@ -326,30 +333,65 @@ def apply_merge(
         "workspace": str(plan.root),
         "tags": list(plan.sources),
         "into": plan.into,
-        "state": "pending",
+        "state": PENDING,
         "files": files,
     }
-    journal.save(entry)  # before writing: a crash mid-merge still leaves the before texts
+    journal.save(entry)  # before writing: a crash mid-merge leaves what resume/undo need
     for change in plan.changes:
         try:
-            _write(plan.root, change.path, change.after_text, change.stamp)
+            rewrite_memory(
+                plan.root, change.path, lambda _text, c=change: c.after_text, expected=change.stamp
+            )
         except ConflictError:
             result.refused.append((change.path, "changed on disk since the merge was planned"))
         except (EditError, OSError) as exc:
             result.refused.append((change.path, _reason(exc)))
         else:
             result.written.append(change.path)
-    written = set(result.written)
-    entry["files"] = [f for f in files if f["path"] in written]
-    entry["state"] = "applied" if written else "nothing-written"
-    journal.save(entry)
-    result.journal_id = entry_id if written else None
-    if engine is not None and result.written:
-        result.delta = engine.apply(result.written)
+    _finish(journal, entry, files, result)
     return result
 
 
-# --------------------------------------------------------------------------- journal
+def _finish(
+    journal: Journal, entry: dict[str, Any], files: list[dict[str, Any]], result: MergeResult
+) -> None:
+    written = set(result.written)
+    entry["files"] = [f for f in files if f["path"] in written]
+    entry["state"] = APPLIED if written else NOTHING_WRITTEN
+    journal.save(entry)
+    result.journal_id = entry["id"] if written else None
+
+
+def resume_merge(entry: dict[str, Any], root: Path, *, data_dir: Path | None = None) -> MergeResult:
+    """Finish an interrupted (pending) merge: write each file still as it was before the
+    merge, keep those already written, refuse those changed by someone else since."""
+    result = MergeResult()
+    journal = Journal(root, data_dir)
+    files = list(entry.get("files", []))
+    for item in files:
+        rel = item["path"]
+        if "after" not in item:
+            result.refused.append((rel, "the journal entry does not hold the merged text"))
+            continue
+        try:
+            text, _ = read_memory(root, rel)
+        except (EditError, OSError) as exc:
+            result.refused.append((rel, _reason(exc)))
+            continue
+        if _sha(text) == item["after_sha256"]:
+            result.written.append(rel)  # written before the interruption
+            continue
+        try:
+            rewrite_memory(root, rel, _replace_with(item["before_sha256"], item["after"], "merge"))
+        except (EditError, OSError) as exc:
+            result.refused.append((rel, _reason(exc)))
+        else:
+            result.written.append(rel)
+    _finish(journal, dict(entry), files, result)
+    return result
+
+
+# --------------------------------------------------------------------------- undo
 
 
 @dataclass
@@ -357,70 +399,34 @@ class UndoResult:
     restored: list[str] = field(default_factory=list)
     refused: list[tuple[str, str]] = field(default_factory=list)
     delta: Delta | None = None
+    entry_id: str | None = None
 
 
-class Journal:
-    """Merge entries of one workspace, newest last (``journal/<id>.json``)."""
-
-    def __init__(self, root: Path, data_dir: Path | None = None) -> None:
-        self.root = Path(root)
-        self.directory = workspace_data_dir(self.root, data_dir) / JOURNAL_DIR
-
-    def new_id(self) -> str:
-        stamp = time.strftime("%Y%m%dT%H%M%S")
-        taken = {p.stem for p in self.directory.glob("*.json")} if self.directory.exists() else ()
-        suffix = 0
-        while f"{stamp}-{suffix:03d}" in taken:
-            suffix += 1
-        return f"{stamp}-{suffix:03d}"
-
-    def save(self, entry: dict[str, Any]) -> None:
-        write_json(self.directory / f"{entry['id']}.json", entry)
-
-    def entries(self) -> list[dict[str, Any]]:
-        if not self.directory.exists():
-            return []
-        out = []
-        for path in sorted(self.directory.glob("*.json")):
-            entry = read_json(path)
-            if isinstance(entry, dict) and isinstance(entry.get("files"), list):
-                out.append(entry)
-        return out
-
-    def last_undoable(self) -> dict[str, Any] | None:
-        """The newest applied merge not yet undone."""
-        for entry in reversed(self.entries()):
-            if entry.get("state") == "applied" and entry.get("files"):
-                return entry
-        return None
-
-
-def undo_merge(
-    entry: dict[str, Any],
-    root: Path,
-    engine: Engine | None = None,
-    *,
-    data_dir: Path | None = None,
-) -> UndoResult:
+def undo_merge(entry: dict[str, Any], root: Path, *, data_dir: Path | None = None) -> UndoResult:
     """Restore each file of ``entry`` exactly as it was before the merge, refusing any
-    file that changed since the merge wrote it (its SHA-256 differs from the journal's)."""
-    result = UndoResult()
+    file that changed since the merge wrote it. Files already as before (never written
+    by an interrupted merge, or restored by an earlier partial undo) count as restored
+    without a write, so a partial undo can be retried. ``Engine.undo_merge`` re-indexes."""
+    result = UndoResult(entry_id=entry.get("id"))
     for item in entry.get("files", []):
         rel = item["path"]
         try:
-            path = resolve_in_workspace(root, rel)
-            _, stamp = read_with_stamp(path)
+            text, _ = read_memory(root, rel)
         except FileNotFoundError:
             result.refused.append((rel, "file was deleted since the merge; not restored"))
             continue
         except (EditError, OSError) as exc:
             result.refused.append((rel, _reason(exc)))
             continue
-        if stamp.sha256 != item["after_sha256"]:
+        digest = _sha(text)
+        if digest == item["before_sha256"]:
+            result.restored.append(rel)
+            continue
+        if digest != item["after_sha256"]:
             result.refused.append((rel, "file changed since the merge; not restored"))
             continue
         try:
-            _write(root, rel, item["before"], stamp)
+            rewrite_memory(root, rel, _replace_with(item["after_sha256"], item["before"], "merge"))
         except ConflictError:
             result.refused.append((rel, "file changed while being restored; not restored"))
         except (EditError, OSError) as exc:
@@ -428,9 +434,21 @@ def undo_merge(
         else:
             result.restored.append(rel)
     entry = dict(entry)
-    entry["state"] = "undone" if not result.refused else "partly-undone"
+    entry["state"] = UNDONE if not result.refused else PARTLY_UNDONE
     entry["undo_refused"] = [{"path": p, "reason": r} for p, r in result.refused]
     Journal(root, data_dir).save(entry)
-    if engine is not None and result.restored:
-        result.delta = engine.apply(result.restored)
     return result
+
+
+__all__ = [
+    "Journal",
+    "JournalCorrupt",
+    "MergeError",
+    "MergePlan",
+    "MergeResult",
+    "UndoResult",
+    "apply_merge",
+    "plan_merge",
+    "resume_merge",
+    "undo_merge",
+]

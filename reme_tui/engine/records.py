@@ -64,4 +64,9 @@ class Memory:
     content_hash: str
     frontmatter_end_line: int = 0
     body_start_line: int = 1
+    # With size and mtime, what a warm start compares: a file replaced by another of the
+    # same size and mtime (cp -p, rsync -t, a restored backup) still has a new inode or
+    # ctime, so it is read again instead of trusted.
+    ino: int = 0
+    ctime_ns: int = 0
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)

@@ -16,7 +16,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .edit import EditError, atomic_write, resolve_in_workspace, stamp_file
+from .fileio import replace_memory, stamp_file
+from .fileio import resolve_memory as resolve_in_workspace
+from .frontmatter import EditError
 from .history import ChangeEntry, ChangeHistory, content_key
 
 
@@ -157,7 +159,7 @@ def carry_out(root: Path, step: RevertStep, data: bytes | None) -> str | None:
         elif stamp is None:
             _create_exclusive(path, data or b"")
         else:
-            atomic_write(path, data or b"", expected=stamp)
+            replace_memory(root, step.path, data or b"", expected=stamp)
     except FileExistsError:
         return "a file appeared there since the diff was shown; not restored"
     except (EditError, OSError) as error:

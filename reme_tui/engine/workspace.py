@@ -81,6 +81,21 @@ def to_relative(root: Path, path: str | os.PathLike[str]) -> str:
     return "/".join(parts)
 
 
+def resolve_inside(root: Path, path: str | os.PathLike[str]) -> Path:
+    """The real path of workspace path ``path`` (relative to ``root`` or absolute).
+
+    The one containment check for reads: raises PathOutsideWorkspace for ``..`` escapes
+    and for any path whose real location (every symlink on the way followed) is not
+    inside the root's real path.
+    """
+    rel = to_relative(root, path)
+    root_real = os.path.realpath(root)
+    real = os.path.realpath(os.path.join(root_real, rel)) if rel else root_real
+    if not (real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)):
+        raise PathOutsideWorkspace(f"{rel} resolves outside the workspace")
+    return Path(real)
+
+
 def resolves_inside(root_real: str, path: str | os.PathLike[str]) -> bool:
     """True when the fully resolved `path` lies inside the (already resolved) root."""
     try:

@@ -25,8 +25,9 @@ from textual.binding import Binding, BindingType
 from textual.theme import Theme
 
 from reme_tui.config import DEFAULT_THEME, Settings, load_settings, save_theme, user_themes_dir
-from reme_tui.engine.core import Engine, EngineConfig, WorkspaceError
+from reme_tui.engine.core import Delta, Engine, EngineConfig, WorkspaceError
 from reme_tui.engine.loader import start_pool_helpers
+from reme_tui.engine.workspace import PathOutsideWorkspace
 from reme_tui.ui.commands import Command, RemeCommands
 from reme_tui.ui.messages import IndexBuilt, IndexProgress, IndexUpdated
 from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
@@ -174,8 +175,11 @@ class RemeApp(App[None]):
 
     async def apply_changes(self, changes: list[str]) -> None:
         """Route changed paths through the engine and refresh what the delta touches."""
-        delta = await asyncio.to_thread(self.engine.apply, changes)
-        if not delta.is_empty:
+        self.publish(await asyncio.to_thread(self.engine.apply, changes))
+
+    def publish(self, delta: Delta | None) -> None:
+        """Tell the main screen what an engine change (a batch, an edit, a merge) moved."""
+        if delta is not None and not delta.is_empty:
             self.main_screen.post_message(IndexUpdated(delta))
 
     # -- actions used by the screen ----------------------------------------
@@ -186,7 +190,12 @@ class RemeApp(App[None]):
         command = shlex.split(editor)
         if line and Path(command[0]).name in _LINE_EDITORS:
             command.append(f"+{line}")
-        command.append(str(self.engine.root / path))
+        try:
+            real = self.engine.resolve(path)
+        except PathOutsideWorkspace:
+            self.notify(f"{path} leads outside the workspace; not opened", severity="error")
+            return
+        command.append(str(real))
         try:
             try:
                 with self.suspend():

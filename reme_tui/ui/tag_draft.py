@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from reme_tui.engine.edit import TagWarning, warnings_for
+from reme_tui.engine.tag_warnings import TagWarning, warnings_for
 from reme_tui.engine.tags import normalize_tag
 
 SUGGESTION_LIMIT = 8

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import builtins
 import os
 from pathlib import Path
 
@@ -121,14 +120,14 @@ def test_file_vanishing_mid_scan_is_reported_not_fatal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     write_workspace(tmp_path, {"digest/a.md": "alpha\n", "digest/b.md": "beta\n"})
-    real_open = builtins.open
+    real_open = os.open
 
     def flaky_open(file, *args, **kwargs):
         if str(file).endswith("b.md"):
             os.unlink(file)
         return real_open(file, *args, **kwargs)
 
-    monkeypatch.setattr(builtins, "open", flaky_open)
+    monkeypatch.setattr(os, "open", flaky_open)
     engine = Engine.open(tmp_path)
     assert engine.paths() == ["digest/a.md"]
     assert "vanished" in codes(engine, "digest/b.md")
@@ -136,14 +135,14 @@ def test_file_vanishing_mid_scan_is_reported_not_fatal(
 
 def test_unreadable_file_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write_workspace(tmp_path, {"digest/a.md": "alpha\n", "digest/locked.md": "beta\n"})
-    real_open = builtins.open
+    real_open = os.open
 
     def denying_open(file, *args, **kwargs):
         if str(file).endswith("locked.md"):
             raise PermissionError(13, "Permission denied")
         return real_open(file, *args, **kwargs)
 
-    monkeypatch.setattr(builtins, "open", denying_open)
+    monkeypatch.setattr(os, "open", denying_open)
     engine = Engine.open(tmp_path)
     assert engine.paths() == ["digest/a.md"]
     diag = next(d for d in engine.diagnostics() if d.path == "digest/locked.md")

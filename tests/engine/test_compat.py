@@ -8,13 +8,12 @@ import pytest
 
 from reme_tui.engine.compat import (
     KINDS,
-    apply_safe_fix,
     compat_counts,
     compat_report,
     format_counts,
 )
 from reme_tui.engine.core import Engine
-from reme_tui.engine.edit import EditError
+from reme_tui.engine.frontmatter import EditError
 from tests.helpers import write_workspace
 
 SAMPLE = Path(__file__).parents[2] / "sample_workspace"
@@ -75,18 +74,23 @@ def test_safe_fixes_change_only_the_tag_line(tmp_path: Path) -> None:
             "daily/2026-01-03/invalid-scalar.md": b"---\nmemory_tags: '---'\n---\nbody\n",
         },
     )
-    assert apply_safe_fix(root, "daily/2026-01-01/scalar.md").changed
+    engine = Engine.open(root)
+    assert compat_report(engine).counts["tags-not-list"] == 2
+    fixed = engine.apply_fix("daily/2026-01-01/scalar.md")
+    assert fixed.changed
+    assert fixed.delta is not None and fixed.delta.changed == ["daily/2026-01-01/scalar.md"]
     assert (root / "daily/2026-01-01/scalar.md").read_bytes() == (
         b"---\r\nname: S\r\nmemory_tags: [alice]\r\n---\r\nbody"
     )
-    result = apply_safe_fix(root, "daily/2026-01-02/bad.md")
+    result = engine.apply_fix("daily/2026-01-02/bad.md")
     assert result.new_tags == ("alice", "bob")
     assert (root / "daily/2026-01-02/bad.md").read_bytes() == (
         b"---\nmemory_tags: [alice, bob]\n---\nbody\n"
     )
-    assert not apply_safe_fix(root, "daily/2026-01-02/bad.md").changed
+    assert not engine.apply_fix("daily/2026-01-02/bad.md").changed
     with pytest.raises(EditError):
-        apply_safe_fix(root, "daily/2026-01-03/invalid-scalar.md")
-    engine = Engine.open(root)
+        engine.apply_fix("daily/2026-01-03/invalid-scalar.md")
+    # The engine re-indexed what it wrote: no second open needed, and it equals a fresh one.
+    assert engine.fingerprint() == Engine.open(root).fingerprint()
     assert compat_report(engine).counts["tag-dropped"] == 0
     assert compat_report(engine).counts["tags-not-list"] == 1  # only the invalid scalar left

@@ -14,29 +14,31 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reme_tui.engine import edit
-from reme_tui.engine.edit import (
-    AddTag,
+from reme_tui.engine import fileio
+from reme_tui.engine.fileio import (
     ConflictError,
-    EditError,
     FileStamp,
-    InvalidTag,
     PathRefused,
+    atomic_write,
+    read_with_stamp,
+    stamp_file,
+)
+from reme_tui.engine.fileio import resolve_memory as resolve_in_workspace
+from reme_tui.engine.frontmatter import (
+    AddTag,
+    EditError,
+    InvalidTag,
     RemoveTag,
     SetTags,
     UnsafeEditError,
     apply_op,
-    atomic_write,
-    edit_tags,
     quote_scalar,
     read_tags,
-    read_with_stamp,
-    resolve_in_workspace,
     rewrite_tags,
-    stamp_file,
-    warnings_for,
 )
+from reme_tui.engine.tag_warnings import warnings_for
 from reme_tui.engine.tags import normalize_tag
+from reme_tui.engine.writes import edit_tags
 
 FIELD = "memory_tags"
 
@@ -657,13 +659,13 @@ def test_change_between_read_and_rename_is_a_conflict(
 ) -> None:
     path = workspace / "digest" / "race.md"
     write(path, "---\nmemory_tags: [a]\n---\n")
-    real_prepare = edit._prepare_temp
+    real_prepare = fileio._prepare_temp
 
-    def sneaky(fd: int, data: bytes, target: Path) -> os.stat_result:
+    def sneaky(fd: int, data: bytes, original: os.stat_result | None) -> os.stat_result:
         write(path, "---\nmemory_tags: [someone-else]\n---\n")
-        return real_prepare(fd, data, target)
+        return real_prepare(fd, data, original)
 
-    monkeypatch.setattr(edit, "_prepare_temp", sneaky)
+    monkeypatch.setattr(fileio, "_prepare_temp", sneaky)
     with pytest.raises(ConflictError):
         edit_tags(workspace, "digest/race.md", AddTag("b"))
     assert "someone-else" in path.read_text()

@@ -8,14 +8,8 @@ from pathlib import Path
 import pytest
 
 from reme_tui.engine.core import Engine
-from reme_tui.engine.merge import (
-    Journal,
-    MergeError,
-    apply_merge,
-    merged_items,
-    plan_merge,
-    undo_merge,
-)
+from reme_tui.engine.journal import Journal
+from reme_tui.engine.merge import MergeError, merged_items, plan_merge
 from tests.helpers import write_workspace
 
 FILES: dict[str, bytes] = {
@@ -87,7 +81,7 @@ def test_plan_lists_every_carrier_with_diffs_and_writes_nothing(root: Path) -> N
 def test_merge_changes_only_tag_lines_byte_for_byte(root: Path) -> None:
     engine = Engine.open(root)
     plan = plan_merge(engine, ["project-atlas", "projectatlas"], "project_atlas")
-    result = apply_merge(plan, engine)
+    result = engine.merge(plan)
     assert result.ok and sorted(result.written) == sorted(EXPECTED)
     after = contents(root)
     for rel, data in FILES.items():
@@ -99,7 +93,7 @@ def test_merge_changes_only_tag_lines_byte_for_byte(root: Path) -> None:
 
 def test_merge_is_idempotent_and_target_validated(root: Path) -> None:
     engine = Engine.open(root)
-    apply_merge(plan_merge(engine, ["project-atlas", "projectatlas"], "project_atlas"), engine)
+    engine.merge(plan_merge(engine, ["project-atlas", "projectatlas"], "project_atlas"))
     assert plan_merge(engine, ["project-atlas", "projectatlas"], "project_atlas").changes == ()
     with pytest.raises(MergeError):
         plan_merge(engine, ["project-atlas"], "---")
@@ -112,13 +106,13 @@ def test_merge_is_idempotent_and_target_validated(root: Path) -> None:
 def test_undo_restores_exactly_and_refuses_files_changed_since(root: Path) -> None:
     engine = Engine.open(root)
     before = contents(root)
-    apply_merge(plan_merge(engine, ["project-atlas", "projectatlas"], "project_atlas"), engine)
+    engine.merge(plan_merge(engine, ["project-atlas", "projectatlas"], "project_atlas"))
     touched = root / "daily/2026-01-04/fourth.md"
     touched.write_bytes(touched.read_bytes() + b"edited after the merge\n")
     edited = touched.read_bytes()
     entry = Journal(root).last_undoable()
     assert entry is not None
-    result = undo_merge(entry, root, engine)
+    result = engine.undo_merge(entry)
     assert [p for p, _ in result.refused] == ["daily/2026-01-04/fourth.md"]
     assert "changed since the merge" in result.refused[0][1]
     after = contents(root)
@@ -128,6 +122,13 @@ def test_undo_restores_exactly_and_refuses_files_changed_since(root: Path) -> No
     assert touched.read_bytes() == edited
     assert engine.files_with_tag("projectatlas") == frozenset()  # voided: ReMe sees no tags
     assert "daily/2026-01-01/crlf.md" in engine.files_with_tag("project-atlas")
+    # A partial undo stays undoable: once the edit is reverted, a retry restores the rest.
+    again = Journal(root).last_undoable()
+    assert again is not None and again["id"] == entry["id"] and again["state"] == "partly-undone"
+    touched.write_bytes(EXPECTED["daily/2026-01-04/fourth.md"])
+    retry = engine.undo_merge()
+    assert retry is not None and not retry.refused
+    assert contents(root) == before
     assert Journal(root).last_undoable() is None
 
 
@@ -137,7 +138,7 @@ def test_conflict_between_plan_and_apply_refuses_only_that_file(root: Path) -> N
     raced = root / "daily/2026-01-01/crlf.md"
     raced.write_bytes(raced.read_bytes() + b"typed meanwhile\r\n")
     raced_bytes = raced.read_bytes()
-    result = apply_merge(plan, engine)
+    result = engine.merge(plan)
     assert result.refused == [
         ("daily/2026-01-01/crlf.md", "changed on disk since the merge was planned")
     ]
@@ -176,10 +177,10 @@ def test_sample_workspace_merge_round_trip(tmp_path: Path) -> None:
     engine = Engine.open(root)
     plan = plan_merge(engine, ["project-atlas", "projectatlas"], "project_atlas")
     assert len(plan.changes) == 2
-    apply_merge(plan, engine)
+    engine.merge(plan)
     entry = Journal(root).last_undoable()
     assert entry is not None
-    assert not undo_merge(entry, root, engine).refused
+    assert not engine.undo_merge(entry).refused
     for path in sample.rglob("*"):
         if path.is_file():
             assert (root / path.relative_to(sample)).read_bytes() == path.read_bytes()

@@ -1,7 +1,8 @@
 """Near-duplicate tag review (key ``d``): clusters, merge with a dry-run diff, undo, dismiss.
 
-Engine work (detection, planning, writing) runs in thread workers; the written paths go
-through ``RemeApp.apply_changes`` like any other change, so the main screen updates.
+Engine work (detection, planning, writing) runs in thread workers; writes go through
+``Engine.merge`` / ``Engine.undo_merge``, which re-index what they wrote, and the
+``Delta`` they return is published like any other change, so the main screen updates.
 """
 
 from __future__ import annotations
@@ -20,17 +21,15 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from reme_tui.engine.dupes import DupeCluster
-from reme_tui.engine.edit import EditError
+from reme_tui.engine.frontmatter import EditError
 from reme_tui.engine.hygiene import DismissedPairs, detect_duplicates, engine_embed
+from reme_tui.engine.journal import Journal, JournalCorrupt
 from reme_tui.engine.merge import (
-    Journal,
     MergeError,
     MergePlan,
     MergeResult,
     UndoResult,
-    apply_merge,
     plan_merge,
-    undo_merge,
 )
 
 if TYPE_CHECKING:
@@ -292,13 +291,17 @@ class DupesScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="dupes-write")
     def write(self, plan: MergePlan) -> None:
-        result = apply_merge(plan)
+        try:
+            result = self.reme.engine.merge(plan)
+        except OSError as error:  # the journal could not be written: nothing was changed
+            self.app.call_from_thread(self._fail, f"Not merged: {error}")
+            return
         self.app.call_from_thread(self._written, plan, result)
 
-    async def _written(self, plan: MergePlan, result: MergeResult) -> None:
+    def _written(self, plan: MergePlan, result: MergeResult) -> None:
         self.busy = False
+        self.reme.publish(result.delta)  # the engine re-indexed what it wrote
         if result.written:
-            await self.reme.apply_changes(result.written)
             self.notify(
                 f"Merged into {plan.into}: {len(result.written)} files changed (u undoes)",
                 title="Tags merged",
@@ -315,18 +318,22 @@ class DupesScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="dupes-write")
     def undo(self) -> None:
-        root = self.reme.engine.root
-        entry = Journal(root).last_undoable()
-        if entry is None:
+        engine = self.reme.engine
+        try:
+            entry = Journal(engine.root).last_undoable()
+            result = None if entry is None else engine.undo_merge(entry)
+        except (JournalCorrupt, OSError) as error:
+            self.app.call_from_thread(self._fail, f"Cannot undo: {error}")
+            return
+        if entry is None or result is None:
             self.app.call_from_thread(self._fail, "No merge to undo")
             return
-        result = undo_merge(entry, root)
-        self.app.call_from_thread(self._undone, entry.get("into", "?"), result)
+        self.app.call_from_thread(self._undone, str(entry.get("into", "?")), result)
 
-    async def _undone(self, into: str, result: UndoResult) -> None:
+    def _undone(self, into: str, result: UndoResult) -> None:
         self.busy = False
+        self.reme.publish(result.delta)
         if result.restored:
-            await self.reme.apply_changes(result.restored)
             self.notify(f"Undid the merge into {into}: {len(result.restored)} files restored")
         for path, reason in result.refused:
             self.notify(f"{path}: {reason}", title="Not restored", severity="error", timeout=10)

@@ -2,10 +2,10 @@
 
 It opens over the preview's header (so the editor sits where the chips are) and is
 modal: nothing else reacts to keys while a list is being edited. Reads and writes run
-in thread workers that post messages; a save goes through ``edit_tags`` with the stamp
-taken when the editor opened, and the app then routes the path through
-``RemeApp.apply_changes`` (the watcher's change path) so the sidebar, the results and
-the preview update at once.
+in thread workers that post messages; a save goes through ``Engine.edit_tags`` with the
+stamp taken when the editor opened; the engine re-indexes the file and the ``Delta`` it
+returns is published like a watcher batch, so the sidebar, the results and the preview
+update at once.
 """
 
 from __future__ import annotations
@@ -19,18 +19,9 @@ from textual.events import Resize
 from textual.message import Message
 from textual.screen import ModalScreen
 
-from reme_tui.engine.edit import (
-    ConflictError,
-    EditError,
-    EditResult,
-    FileStamp,
-    PathRefused,
-    SetTags,
-    edit_tags,
-    read_tags,
-    read_with_stamp,
-    resolve_in_workspace,
-)
+from reme_tui.engine.fileio import ConflictError, FileStamp, PathRefused, read_memory
+from reme_tui.engine.frontmatter import EditError, SetTags, read_tags
+from reme_tui.engine.writes import EditResult
 from reme_tui.ui.widgets.preview import Preview
 from reme_tui.ui.widgets.tag_editor import TagEditor
 
@@ -160,8 +151,7 @@ class TagEditorScreen(ModalScreen[EditResult | None]):
     def _load(self) -> None:
         engine = self.reme.engine
         try:
-            real = resolve_in_workspace(engine.root, self.path)
-            text, stamp = read_with_stamp(real)
+            text, stamp = read_memory(engine.root, self.path)
             tags = read_tags(text, engine.config.tag_field)
         except PathRefused as error:
             self.post_message(Failed(f"Cannot edit tags here: {error}", close=True))
@@ -207,9 +197,8 @@ class TagEditorScreen(ModalScreen[EditResult | None]):
     @work(thread=True, exclusive=True, group="tag-editor-io")
     def _save(self, tags: list[str], stamp: FileStamp | None) -> None:
         engine = self.reme.engine
-        field = engine.config.tag_field
         try:
-            result = edit_tags(engine.root, self.path, SetTags(tags), expected=stamp, field=field)
+            result = engine.edit_tags(self.path, SetTags(tags), expected=stamp)
         except ConflictError as error:
             self.post_message(self._conflict(tags, error))
             return
@@ -231,7 +220,7 @@ class TagEditorScreen(ModalScreen[EditResult | None]):
         if error.current is None:
             return Conflicted(f"{self.path} was deleted since you opened it", None, None, mine)
         try:
-            text, stamp = read_with_stamp(resolve_in_workspace(engine.root, self.path))
+            text, stamp = read_memory(engine.root, self.path)
             tags = read_tags(text, engine.config.tag_field)
         except (EditError, OSError) as exc:
             return Conflicted(
@@ -262,8 +251,7 @@ def open_tag_editor(app: RemeApp, path: str) -> None:
     def done(result: EditResult | None) -> None:
         if result is None:
             return
-        if result.changed:
-            app.run_worker(app.apply_changes([result.path]), group="apply")
+        app.publish(result.delta)  # the engine re-indexed what it wrote
         shown = " ".join(f"#{tag}" for tag in result.new_tags) or "no tags"
         app.notify(f"{result.path}: {shown}", title="Tags saved", timeout=3)
         for note in result.notes:

@@ -26,7 +26,7 @@ from textual.message import Message
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from reme_tui.engine.edit import TagWarning
+from reme_tui.engine.tag_warnings import TagWarning
 from reme_tui.engine.tags import MAX_TAGS_PER_FILE
 from reme_tui.ui.tag_draft import Suggestion, TagDraft, first_near_duplicate, pack
 

@@ -1,0 +1,19 @@
+"""Refusals of the frontmatter editor; ``exit_code`` is the headless exit code."""
+
+from __future__ import annotations
+
+
+class EditError(Exception):
+    """Base of every refusal from this module; ``exit_code`` is the headless exit code."""
+
+    exit_code = 1
+
+
+class UnsafeEditError(EditError):
+    """The file cannot be rewritten without risking other bytes (invalid YAML, anchors, ...)."""
+
+
+class InvalidTag(EditError, ValueError):
+    """A tag normalizes to nothing or is too long (a usage error)."""
+
+    exit_code = 2
