@@ -1,0 +1,125 @@
+"""The one write path and the safe reads: permissions, owners, links, FIFOs, devices."""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from pathlib import Path
+
+import pytest
+
+from reme_tui.engine.core import Engine
+from reme_tui.engine.fileio import (
+    FileTooLarge,
+    NotRegularFile,
+    OutsideWorkspace,
+    PathRefused,
+    ReadOnlyFile,
+    ensure_private_dir,
+    read_regular,
+    remove_stale_temps,
+    rewrite_memory,
+)
+from reme_tui.engine.frontmatter import AddTag, UnsafeEditError
+from tests.helpers import write_workspace
+
+TAGGED = "---\nmemory_tags: [a]\n---\nbody\n"
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return write_workspace(tmp_path / "ws", {"digest/a.md": TAGGED, "digest/b.md": TAGGED})
+
+
+def test_read_only_file_is_refused_even_as_root(root: Path) -> None:
+    path = root / "digest" / "a.md"
+    path.chmod(0o444)
+    engine = Engine.open(root)
+    with pytest.raises(ReadOnlyFile, match="read-only"):
+        engine.edit_tags("digest/a.md", AddTag("b"))
+    assert path.read_text() == TAGGED and stat.S_IMODE(path.stat().st_mode) == 0o444
+
+
+def test_mode_owner_and_setuid_are_kept(root: Path) -> None:
+    path = root / "digest" / "a.md"
+    if os.geteuid() == 0:
+        os.chown(path, 1234, 5678)
+    path.chmod(0o4750)  # after chown, which clears setuid
+    before = path.stat()
+    Engine.open(root).edit_tags("digest/a.md", AddTag("b"))
+    after = path.stat()
+    assert "memory_tags: [a, b]" in path.read_text()
+    assert stat.S_IMODE(after.st_mode) == 0o4750  # chown before chmod: setuid survives
+    assert (after.st_uid, after.st_gid) == (before.st_uid, before.st_gid)
+    assert after.st_ino != before.st_ino  # replaced by rename, not rewritten in place
+
+
+def test_hard_links_are_refused_by_every_writer(root: Path) -> None:
+    os.link(root / "digest" / "a.md", root / "digest" / "twin.md")
+    (root / "digest" / "a.md").write_text("---\nmemory_tags: flat\n---\n")
+    engine = Engine.open(root)
+    with pytest.raises(UnsafeEditError, match="hard links"):
+        engine.edit_tags("digest/a.md", AddTag("b"))
+    with pytest.raises(UnsafeEditError, match="hard links"):
+        engine.apply_fix("digest/a.md")  # it used to skip this check
+
+
+def test_edit_returns_the_delta_and_the_index_follows(root: Path) -> None:
+    engine = Engine.open(root)
+    result = engine.edit_tags("digest/a.md", AddTag("fresh"))
+    assert result.delta is not None and result.delta.changed == ["digest/a.md"]
+    assert "fresh" in result.delta.tags_moved
+    assert engine.files_with_tag("fresh") == frozenset({"digest/a.md"})
+    assert engine.fingerprint() == Engine.open(root).fingerprint()
+
+
+def test_fifo_and_devices_are_refused_without_blocking(root: Path, tmp_path: Path) -> None:
+    fifo = root / "digest" / "pipe.md"
+    os.mkfifo(fifo)
+    with pytest.raises(NotRegularFile, match="FIFO"):
+        read_regular(fifo)
+    with pytest.raises(PathRefused, match="FIFO"):
+        rewrite_memory(root, "digest/pipe.md", lambda text: text + "x")
+    (root / "digest" / "zero.md").symlink_to("/dev/zero")
+    with pytest.raises(NotRegularFile, match="character device"):
+        read_regular(root / "digest" / "zero.md")
+    with pytest.raises(NotRegularFile, match="directory"):
+        read_regular(root / "digest")
+
+
+def test_reads_are_bounded_and_contained(root: Path, tmp_path: Path) -> None:
+    big = root / "digest" / "big.md"
+    big.write_bytes(b"x" * 2048)
+    with pytest.raises(FileTooLarge):
+        read_regular(big, 1024)
+    outside = tmp_path / "secret.md"
+    outside.write_text("secret\n")
+    (root / "digest" / "leak.md").symlink_to(outside)
+    with pytest.raises(OutsideWorkspace):
+        read_regular(root / "digest" / "leak.md", inside=str(root.resolve()))
+
+
+def test_private_dirs_are_0700_and_tightened(tmp_path: Path) -> None:
+    made = ensure_private_dir(tmp_path / "a" / "b" / "c", base=tmp_path / "a")
+    for directory in (tmp_path / "a", tmp_path / "a" / "b", made):
+        assert stat.S_IMODE(directory.stat().st_mode) == 0o700
+    loose = tmp_path / "loose"
+    loose.mkdir(mode=0o755)
+    loose.chmod(0o755)
+    ensure_private_dir(loose)
+    assert stat.S_IMODE(loose.stat().st_mode) == 0o700
+
+
+def test_only_our_old_temp_files_are_removed(root: Path) -> None:
+    digest = root / "digest"
+    ours_old = digest / ".a.md.ab12CD_9.reme-tmp"
+    ours_new = digest / ".b.md.zz12CD_9.reme-tmp"
+    not_ours = digest / ".a.md.ab12CD_9.tmp"
+    for path in (ours_old, ours_new, not_ours):
+        path.write_text("partial")
+    old = time.time() - 7200
+    os.utime(ours_old, (old, old))
+    os.utime(not_ours, (old, old))
+    assert remove_stale_temps(digest) == [ours_old.name]
+    assert ours_new.exists() and not_ours.exists() and not ours_old.exists()
