@@ -41,6 +41,7 @@ def percentile(values: list[float], pct: float) -> float:
 def measure(size: int) -> dict[str, float]:
     """All engine figures for one workspace size (run inside a fresh process)."""
     from reme_tui.engine.core import Engine
+    from reme_tui.engine.filters import Filters
     from reme_tui.engine.search import SearchQuery
 
     root = generate(WORKSPACES / f"ws-{size}", size)
@@ -62,7 +63,7 @@ def measure(size: int) -> dict[str, float]:
     top_tags = [tag for tag, _ in engine.list_tags()[:5]]
     for label, extra in (
         ("no filter", {}),
-        ("tag filter", {"tags": top_tags[:2]}),
+        ("tag filter", {"filters": Filters(tags=tuple(top_tags[:2]))}),
         ("date filter", {"since": "2024-06-01", "until": "2024-12-31"}),
     ):
         times = [
@@ -102,6 +103,7 @@ def hybrid_rows(engine, queries: list[str], tags: list[str]) -> dict[str, float]
     import tempfile
 
     from benchmarks.bench_vectors import synthetic_model
+    from reme_tui.engine.filters import Filters
     from reme_tui.engine.search import SearchQuery
     from reme_tui.engine.vectors import load_model
 
@@ -112,7 +114,7 @@ def hybrid_rows(engine, queries: list[str], tags: list[str]) -> dict[str, float]
     engine.attach_model(embedder)
     engine.wait_for_embeddings()
     rows = {"embed all chunks (s)": time.perf_counter() - start}
-    for label, extra in (("no filter", {}), ("tag filter", {"tags": tags})):
+    for label, extra in (("no filter", {}), ("tag filter", {"filters": Filters(tags=tuple(tags))})):
         times = [
             timed(lambda q=q, x=extra: engine.search(SearchQuery(text=q, **x))) for q in queries
         ]

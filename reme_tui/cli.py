@@ -19,12 +19,13 @@ from typing import Any, NoReturn, TextIO
 
 from . import __version__
 from .engine.core import Engine, EngineConfig, WorkspaceError
+from .engine.dates import DateError, parse_date
+from .engine.filters import Filters
 from .engine.search import (
     DEFAULT_VECTOR_WEIGHT,
     SearchError,
     SearchQuery,
     SearchResponse,
-    normalize_date,
 )
 from .engine.store import IndexStore
 from .engine.tags import TagError, normalize_query_tags
@@ -323,19 +324,18 @@ class _ProgressBar:
 
 
 def _validated_date(raw: str | None, flag: str) -> str | None:
-    value, warning = normalize_date(raw, flag)
-    if warning is not None:
-        raise UsageError(f"{flag} {raw!r} is not a valid date; use YYYY-MM-DD (e.g. 2026-03-01)")
-    return value
+    if raw is None:
+        return None
+    try:
+        return parse_date(raw)
+    except DateError:
+        raise UsageError(
+            f"{flag} {raw!r} is not a valid date; use YYYY-MM-DD (e.g. 2026-03-01)"
+        ) from None
 
 
-def _run_query(args: argparse.Namespace) -> int:
-    if not args.query.strip():
-        raise UsageError("query cannot be empty: --query needs some text to search for")
-    if args.limit <= 0:
-        raise UsageError(f"--limit must be a positive number, got {args.limit}")
-    if args.min_score < 0:
-        raise UsageError(f"--min-score must not be negative, got {args.min_score}")
+def _filters(args: argparse.Namespace) -> Filters:
+    """The search filters the flags ask for; UsageError for a bad date or tag list."""
     since = _validated_date(args.since, "--since")
     until = _validated_date(args.until, "--until")
     for flag, values in (("--tag", args.tag), ("--exclude-tag", args.exclude_tag)):
@@ -346,18 +346,31 @@ def _run_query(args: argparse.Namespace) -> int:
             raise UsageError(f"{flag} {shown}: tags contained no valid values") from None
     if args.all_tags and not args.tag:
         raise UsageError("--all-tags needs at least one --tag")
-    weight = _vector_weight(args)
-    engine = open_engine(args)
-    attach_model(engine, args)
-    wait_for_embeddings(engine)
-    query = SearchQuery(
-        text=args.query,
+    return Filters(
         tags=args.tag,
         all_tags=args.all_tags,
         exclude_tags=args.exclude_tag,
         since=since,
         until=until,
         strict_dates=args.strict_dates,
+    )
+
+
+def _run_query(args: argparse.Namespace) -> int:
+    if not args.query.strip():
+        raise UsageError("query cannot be empty: --query needs some text to search for")
+    if args.limit <= 0:
+        raise UsageError(f"--limit must be a positive number, got {args.limit}")
+    if args.min_score < 0:
+        raise UsageError(f"--min-score must not be negative, got {args.min_score}")
+    filters = _filters(args)
+    weight = _vector_weight(args)
+    engine = open_engine(args)
+    attach_model(engine, args)
+    wait_for_embeddings(engine)
+    query = SearchQuery(
+        text=args.query,
+        filters=filters,
         limit=args.limit,
         min_score=args.min_score,
         vector_weight=DEFAULT_VECTOR_WEIGHT if weight is None else weight,

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from . import writes
+from .dates import date_bound
 from .document import (
     DEFAULT_MAX_FILE_BYTES,
     ReadFailure,
@@ -20,6 +21,7 @@ from .document import (
     read_file,
 )
 from .fileio import FileStamp
+from .filters import NO_FILTERS, Filters
 from .frontmatter import TagOp
 from .history import ChangeHistory, HistoryError, Observed, RecordResult
 from .journal import Journal
@@ -45,7 +47,6 @@ from .search import (
     apply_cutoff,
     candidate_count,
     fuse,
-    normalize_date,
 )
 from .semantic import STATE_KEY, Semantic, SemanticStatus, SimilarMemory, try_load_model
 from .store import IndexStore, Snapshot, StoreInvalid, code_fingerprint, now_ns
@@ -157,7 +158,7 @@ class Engine:
         self._undated: set[str] = set()
         self._store: IndexStore | None = None
         self._stat_only_changes = False
-        self._filter_cache: dict[tuple[object, ...], _FilterResult] = {}
+        self._filter_cache: dict[Filters, _FilterResult] = {}
         self.is_built = False
         self._history: ChangeHistory | None = None
         self.last_record = RecordResult()
@@ -630,9 +631,7 @@ class Engine:
             return None
         return self.apply(paths, source=source, label=label, undo=undo)
 
-    def edit_tags(
-        self, path: str, op: TagOp, expected: FileStamp | None = None
-    ) -> EditResult:
+    def edit_tags(self, path: str, op: TagOp, expected: FileStamp | None = None) -> EditResult:
         """Apply a tag operation to memory ``path`` and re-index it.
 
         Raises EditError: ConflictError when the file changed since ``expected``,
@@ -751,28 +750,20 @@ class Engine:
     # -- search --------------------------------------------------------------
 
     def allowed_paths(
-        self,
-        tags: Iterable[str] = (),
-        *,
-        all_tags: bool = False,
-        exclude_tags: Iterable[str] = (),
-        since: str | None = None,
-        until: str | None = None,
-        strict_dates: bool = False,
+        self, filters: Filters = NO_FILTERS
     ) -> tuple[frozenset[str] | None, TagFilterInfo | None, list[str]]:
-        """Paths passing the tag and date filters (None = no filter), the tag info, warnings.
+        """Paths passing ``filters`` (None = no filter), the tag info, warnings.
 
         Cached per filter until the next change to the index: while a person types, the
         filters stay the same and only the query text moves.
         """
-        key = (tuple(tags), all_tags, tuple(exclude_tags), since, until, strict_dates)
         with self._lock:
-            cached = self._filter_cache.get(key)
+            cached = self._filter_cache.get(filters)
             if cached is None:
                 if len(self._filter_cache) >= _FILTER_CACHE_SIZE:
                     # Typing dates makes many short-lived filters; keep only the recent ones.
                     del self._filter_cache[next(iter(self._filter_cache))]
-                cached = self._filter_cache[key] = self._compute_allowed(*key)
+                cached = self._filter_cache[filters] = self._compute_allowed(filters)
             return cached.allowed, cached.info, list(cached.warnings)
 
     def _allowed_mask(self, key_allowed: frozenset[str] | None) -> np.ndarray | None:
@@ -785,25 +776,17 @@ class Engine:
                 return cached.mask
         return self._keyword.path_mask(key_allowed)
 
-    def _compute_allowed(
-        self,
-        tags: Iterable[str],
-        all_tags: bool,
-        exclude_tags: Iterable[str],
-        since: str | None,
-        until: str | None,
-        strict_dates: bool,
-    ) -> _FilterResult:
+    def _compute_allowed(self, filters: Filters) -> _FilterResult:
         """The uncached filter: raises SearchError for tags that normalize to nothing."""
         warnings: list[str] = []
         try:
-            wanted = normalize_query_tags(tags)
-            excluded = normalize_query_tags(exclude_tags)
+            wanted = normalize_query_tags(filters.tags)
+            excluded = normalize_query_tags(filters.exclude_tags)
         except TagError as exc:
             raise SearchError(str(exc)) from None
-        start, warning = normalize_date(since, "since")
+        start, warning = date_bound(filters.since, "since")
         warnings += [warning] if warning else []
-        end, warning = normalize_date(until, "until")
+        end, warning = date_bound(filters.until, "until")
         warnings += [warning] if warning else []
         with self._lock:
             allowed: set[str] | None = None
@@ -811,7 +794,9 @@ class Engine:
             if wanted or excluded:
                 if wanted:
                     allowed = (
-                        self._tags.files_all(wanted) if all_tags else self._tags.files_any(wanted)
+                        self._tags.files_all(wanted)
+                        if filters.all_tags
+                        else self._tags.files_any(wanted)
                     )
                 else:
                     allowed = set(self._memories)
@@ -819,12 +804,12 @@ class Engine:
                     allowed -= self._tags.files_any(excluded)
                 info = TagFilterInfo(
                     tags=wanted,
-                    mode="all" if all_tags else "any",
+                    mode="all" if filters.all_tags else "any",
                     exclude=excluded,
                     matched_paths=len(allowed),
                 )
             if start or end:
-                by_date = self._paths_in_range(start, end, include_undated=not strict_dates)
+                by_date = self._paths_in_range(start, end, include_undated=not filters.strict_dates)
                 allowed = by_date if allowed is None else allowed & by_date
         return _FilterResult(None if allowed is None else frozenset(allowed), info, tuple(warnings))
 
@@ -844,14 +829,7 @@ class Engine:
             raise SearchError("query cannot be empty")
         if query.limit <= 0:
             raise SearchError(f"limit must be positive, got {query.limit}")
-        allowed, info, warnings = self.allowed_paths(
-            query.tags,
-            all_tags=query.all_tags,
-            exclude_tags=query.exclude_tags,
-            since=query.since,
-            until=query.until,
-            strict_dates=query.strict_dates,
-        )
+        allowed, info, warnings = self.allowed_paths(query.filters)
         tokens = tokenize(text)
         candidates = candidate_count(query.limit)
         query_vec = self._semantic.encode_query(text)
@@ -916,26 +894,9 @@ class Engine:
             matched_terms=matched,
         )
 
-    def browse(
-        self,
-        tags: Iterable[str] = (),
-        *,
-        all_tags: bool = False,
-        exclude_tags: Iterable[str] = (),
-        since: str | None = None,
-        until: str | None = None,
-        strict_dates: bool = False,
-        limit: int = 200,
-    ) -> list[Memory]:
-        """Memories passing the filters, newest first (undated last, then by path)."""
-        allowed, _info, _warnings = self.allowed_paths(
-            tags,
-            all_tags=all_tags,
-            exclude_tags=exclude_tags,
-            since=since,
-            until=until,
-            strict_dates=strict_dates,
-        )
+    def browse(self, filters: Filters = NO_FILTERS, *, limit: int = 200) -> list[Memory]:
+        """Memories passing ``filters``, newest first (undated last, then by path)."""
+        allowed, _info, _warnings = self.allowed_paths(filters)
         with self._lock:
             paths = self._memories.keys() if allowed is None else allowed
             memories = [self._memories[p] for p in paths if p in self._memories]

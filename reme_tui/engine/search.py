@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from .filters import NO_FILTERS, Filters
 
 MAX_CANDIDATES = 200
 CANDIDATE_MULTIPLIER = 5
@@ -26,12 +27,7 @@ class SearchQuery:
     """Everything a search asks for; defaults follow ReMe."""
 
     text: str
-    tags: Sequence[str] = ()
-    all_tags: bool = False
-    exclude_tags: Sequence[str] = ()
-    since: str | None = None
-    until: str | None = None
-    strict_dates: bool = False
+    filters: Filters = NO_FILTERS
     limit: int = DEFAULT_LIMIT
     min_score: float = 0.0
     expand_links: bool = True
@@ -146,27 +142,6 @@ class SearchResponse:
 
 def candidate_count(limit: int) -> int:
     return min(MAX_CANDIDATES, max(1, limit * CANDIDATE_MULTIPLIER))
-
-
-def normalize_date(raw: str | None, label: str) -> tuple[str | None, str | None]:
-    """ReMe's date-bound normalization: (ISO date or None, warning or None).
-
-    `2026-03-10`, `2026-03-10T08:00` (first 10 chars) and `2026-3-1` are accepted;
-    anything else is ignored with a warning, as the reference does.
-    """
-    if raw is None:
-        return None, None
-    text = str(raw).strip()
-    if not text:
-        return None, None
-    try:
-        return _dt.date.fromisoformat(text[:10]).isoformat(), None
-    except ValueError:
-        pass
-    try:
-        return _dt.datetime.strptime(text, "%Y-%m-%d").date().isoformat(), None
-    except ValueError:
-        return None, f"ignoring invalid {label} {raw!r}; expected a YYYY-MM-DD date"
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,69 +6,44 @@ chips, ``bob`` in the excluded chips, fills the date fields and leaves ``words``
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from dataclasses import dataclass, field, replace
+from typing import Any
 
+from reme_tui.engine.dates import EXPECTED, date_or_none
+from reme_tui.engine.filters import NO_FILTERS, Filters
 from reme_tui.engine.tags import normalize_tag
 
-_DATE = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
 _TOKEN = re.compile(r"(?:(?<=\s)|^)(-?)(tag|since|until):(\"[^\"]*\"|\S*)", re.IGNORECASE)
-
-
-def normalize_date(text: str) -> str | None:
-    """``2026-3-1`` -> ``2026-03-01``; None when it is not a real calendar date."""
-    match = _DATE.match(text.strip())
-    if not match:
-        return None
-    try:
-        return dt.date(*(int(part) for part in match.groups())).isoformat()
-    except ValueError:
-        return None
 
 
 @dataclass(frozen=True, slots=True)
 class SearchState:
-    """Everything that decides what the results list shows."""
+    """Everything that decides what the results list shows: the text and the filters."""
 
     text: str = ""
-    tags: tuple[str, ...] = ()
-    exclude_tags: tuple[str, ...] = ()
-    all_tags: bool = False
-    since: str | None = None
-    until: str | None = None
-    strict_dates: bool = False
+    filters: Filters = NO_FILTERS
 
     @property
     def has_filters(self) -> bool:
-        return bool(self.tags or self.exclude_tags or self.since or self.until)
+        return not self.filters.is_empty
+
+    def with_filters(self, **changes: Any) -> SearchState:
+        return replace(self, filters=replace(self.filters, **changes))
 
     def with_tag(self, tag: str, *, exclude: bool = False) -> SearchState:
         """Add a tag chip (moving it between included and excluded if needed)."""
-        canonical = normalize_tag(tag)
-        if canonical is None:
-            return self
-        tags = tuple(t for t in self.tags if t != canonical)
-        excluded = tuple(t for t in self.exclude_tags if t != canonical)
-        if exclude:
-            excluded += (canonical,)
-        else:
-            tags += (canonical,)
-        return replace(self, tags=tags, exclude_tags=excluded)
+        return replace(self, filters=self.filters.with_tag(tag, exclude=exclude))
 
     def without_tag(self, tag: str) -> SearchState:
-        return replace(
-            self,
-            tags=tuple(t for t in self.tags if t != tag),
-            exclude_tags=tuple(t for t in self.exclude_tags if t != tag),
-        )
+        return replace(self, filters=self.filters.without_tag(tag))
 
     def without_last_tag(self) -> SearchState:
         """Backspace in an empty query removes the most recent chip (excluded chips last)."""
-        if self.exclude_tags:
-            return replace(self, exclude_tags=self.exclude_tags[:-1])
-        if self.tags:
-            return replace(self, tags=self.tags[:-1])
+        if self.filters.exclude_tags:
+            return self.with_filters(exclude_tags=self.filters.exclude_tags[:-1])
+        if self.filters.tags:
+            return self.with_filters(tags=self.filters.tags[:-1])
         return self
 
 
@@ -119,9 +94,9 @@ def parse_query(text: str, *, complete: bool = False) -> ParsedQuery:
             else:
                 (excluded if negate else tags).append(canonical)
         else:
-            date = normalize_date(value)
+            date = date_or_none(value)
             if date is None:
-                errors.append(f"{key}: expects a date like 2026-03-01, got {value!r}")
+                errors.append(f"{key}: expects {EXPECTED}, got {value!r}")
             elif key == "since":
                 since = date
             else:

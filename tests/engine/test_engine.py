@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from reme_tui.engine.core import Engine, EngineConfig, WorkspaceError
+from reme_tui.engine.filters import Filters
 from reme_tui.engine.search import SearchError, SearchQuery
 from tests.helpers import memory, write_workspace
 
@@ -65,52 +66,50 @@ def test_search_requires_text_and_positive_limit(engine: Engine) -> None:
 
 
 def test_tag_filters_any_all_exclude(engine: Engine) -> None:
-    anyof = paths(engine, text="budget", tags=["ALICE", "bob"], limit=50)
+    anyof = paths(engine, text="budget", filters=Filters(tags=("ALICE", "bob")), limit=50)
     assert set(anyof) == {
         "daily/2026-03-01/kickoff.md",
         "digest/personal/alice.md",
         "daily/2026-03-10/review.md",
         "daily/2026-04-02.md",
     }
-    allof = paths(engine, text="budget", tags=["alice", "project atlas"], all_tags=True, limit=50)
+    both = Filters(tags=("alice", "project atlas"), all_tags=True)
+    allof = paths(engine, text="budget", filters=both, limit=50)
     assert allof == ["daily/2026-03-01/kickoff.md"]
-    excluded = paths(engine, text="budget", exclude_tags=["bob"], limit=50)
+    excluded = paths(engine, text="budget", filters=Filters(exclude_tags=("bob",)), limit=50)
     assert "daily/2026-03-10/review.md" not in excluded and "digest/wiki/atlas.md" in excluded
-    assert paths(engine, text="budget", tags=["unknown"]) == []
+    assert paths(engine, text="budget", filters=Filters(tags=("unknown",))) == []
     with pytest.raises(SearchError, match="no valid values"):
-        engine.search(SearchQuery(text="budget", tags=["---", "  "]))
+        engine.search(SearchQuery(text="budget", filters=Filters(tags=("---", "  "))))
 
 
 def test_tag_filter_info_counts_matched_paths(engine: Engine) -> None:
-    response = engine.search(SearchQuery(text="budget", tags=["Project-Atlas", "project_atlas"]))
+    response = engine.search(
+        SearchQuery(text="budget", filters=Filters(tags=("Project-Atlas", "project_atlas")))
+    )
     assert response.tag_filter is not None
     assert response.tag_filter.tags == ["project-atlas", "project_atlas"]
     assert response.tag_filter.matched_paths == 3
 
 
 def test_date_range_is_inclusive_and_undated_pass_unless_strict(engine: Engine) -> None:
-    loose = set(paths(engine, text="budget", since="2026-3-10", until="2026-04-02", limit=50))
+    loose_range = Filters(since="2026-3-10", until="2026-04-02")
+    loose = set(paths(engine, text="budget", filters=loose_range, limit=50))
     assert loose == {
         "daily/2026-03-10/review.md",
         "daily/2026-04-02.md",
         "digest/wiki/atlas.md",
         "digest/personal/alice.md",
     }
-    strict = set(
-        paths(
-            engine,
-            text="budget",
-            since="2026-03-10",
-            until="2026-04-02",
-            strict_dates=True,
-            limit=50,
-        )
-    )
+    strict_range = Filters(since="2026-03-10", until="2026-04-02", strict_dates=True)
+    strict = set(paths(engine, text="budget", filters=strict_range, limit=50))
     assert strict == {"daily/2026-03-10/review.md", "daily/2026-04-02.md"}
 
 
 def test_invalid_date_is_ignored_with_warning(engine: Engine) -> None:
-    response = engine.search(SearchQuery(text="budget", since="2026-13-45", limit=50))
+    response = engine.search(
+        SearchQuery(text="budget", filters=Filters(since="2026-13-45"), limit=50)
+    )
     assert len(response.hits) == 5
     assert response.warnings and "since" in response.warnings[0]
 
@@ -147,7 +146,7 @@ def test_neighbours_inlinks_sorted_by_source(engine: Engine) -> None:
 
 
 def test_browse_lists_filtered_memories_newest_first(engine: Engine) -> None:
-    browsed = [m.path for m in engine.browse(tags=["project_atlas"])]
+    browsed = [m.path for m in engine.browse(Filters(tags=("project_atlas",)))]
     assert browsed == [
         "daily/2026-03-10/review.md",
         "daily/2026-03-01/kickoff.md",

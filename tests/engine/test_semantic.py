@@ -12,6 +12,7 @@ import pytest
 
 from reme_tui.engine import semantic
 from reme_tui.engine.core import Engine
+from reme_tui.engine.filters import Filters
 from reme_tui.engine.search import RRF_K, SearchQuery
 from reme_tui.engine.store import IndexStore
 from reme_tui.engine.vectors import Embedder, load_model
@@ -167,22 +168,28 @@ def test_vector_weight_extremes(
 
 def test_filters_apply_to_the_vector_branch(workspace: Path, model_dirs: tuple[Path, Path]) -> None:
     engine = ready_engine(workspace, counting(model_dirs[0]))
-    pets = engine.search(SearchQuery("melody guitar", tags=["pets"], limit=10))
+    pets = engine.search(SearchQuery("melody guitar", Filters(tags=("pets",)), limit=10))
     assert {h.path for h in pets.hits} == {
         "daily/2026-03-01/kitten.md",
         "daily/2026-03-02/puppy.md",
     }
     assert pets.counts["vector"] == 2
     dated = engine.search(
-        SearchQuery("melody", since="2026-03-02", until="2026-03-03", strict_dates=True, limit=10)
+        SearchQuery(
+            "melody",
+            Filters(since="2026-03-02", until="2026-03-03", strict_dates=True),
+            limit=10,
+        )
     )
     assert {h.path for h in dated.hits} == {
         "daily/2026-03-02/puppy.md",
         "daily/2026-03-03/python.md",
     }
-    excluded = engine.search(SearchQuery("melody", exclude_tags=["pets", "work"], limit=10))
+    excluded = engine.search(
+        SearchQuery("melody", Filters(exclude_tags=("pets", "work")), limit=10)
+    )
     assert {h.path for h in excluded.hits} == {"daily/2026-03-04/bread.md", "digest/weather.md"}
-    nothing = engine.search(SearchQuery("melody", tags=["nosuchtag"]))
+    nothing = engine.search(SearchQuery("melody", Filters(tags=("nosuchtag",))))
     assert nothing.hits == [] and nothing.counts["vector"] == 0
 
 

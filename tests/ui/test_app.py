@@ -95,7 +95,7 @@ async def test_tag_sidebar_counts_sort_and_filter(app_factory: AppFactory) -> No
         assert label_text(app.main_screen, "#tag-count") == "1/8 tags"
         await pilot.press("enter")
         await settle(pilot)
-        assert app.main_screen.query_one(SearchBar).state.tags == ("garden",)
+        assert app.main_screen.query_one(SearchBar).state.filters.tags == ("garden",)
         assert rows_of(app.main_screen) == ["daily/2026-02-20.md"]
 
 
@@ -110,7 +110,7 @@ async def test_tag_list_enter_adds_chip_and_minus_excludes(app_factory: AppFacto
         await pilot.press("j", "j", "minus")  # alice -> excluded
         await settle(pilot)
         state = screen.query_one(SearchBar).state
-        assert state.tags == ("project_atlas",) and state.exclude_tags == ("alice",)
+        assert state.filters.tags == ("project_atlas",) and state.filters.exclude_tags == ("alice",)
         assert set(rows_of(screen)) == {
             "daily/2026-01-19/schema.md",
             "daily/2026-03-03/retro.md",
@@ -162,9 +162,9 @@ async def test_query_tokens_become_chips_and_dates(app_factory: AppFactory) -> N
         await settle(pilot)
         await type_query(pilot, "tag:alice -tag:ops since:2026-1-1 until:2026-3-31 migration")
         bar = app.main_screen.query_one(SearchBar)
-        assert bar.state.tags == ("alice",)
-        assert bar.state.exclude_tags == ("ops",)
-        assert bar.state.since == "2026-01-01" and bar.state.until == "2026-03-31"
+        assert bar.state.filters.tags == ("alice",)
+        assert bar.state.filters.exclude_tags == ("ops",)
+        assert bar.state.filters.since == "2026-01-01" and bar.state.filters.until == "2026-03-31"
         assert bar.state.text == "migration"
         assert bar.query_one(QueryInput).value == "migration"
         assert bar.query_one("#since", Input).value == "2026-01-01"
@@ -177,13 +177,13 @@ async def test_backspace_and_click_remove_chips(app_factory: AppFactory) -> None
         await settle(pilot)
         await type_query(pilot, "tag:alice tag:bob ")
         bar = app.main_screen.query_one(SearchBar)
-        assert bar.state.tags == ("alice", "bob")
+        assert bar.state.filters.tags == ("alice", "bob")
         await pilot.press("backspace")  # empty query: removes the last chip
         await settle(pilot)
-        assert bar.state.tags == ("alice",)
+        assert bar.state.filters.tags == ("alice",)
         await pilot.click(Chip)
         await settle(pilot)
-        assert bar.state.tags == ()
+        assert bar.state.filters.tags == ()
         assert not bar.query_one("#chips").display
         assert len(rows_of(app.main_screen)) == 8
 
@@ -197,7 +197,7 @@ async def test_any_all_switch(app_factory: AppFactory) -> None:
         assert len(rows_of(screen)) == 4  # ANY
         await pilot.click("#any-all")
         await settle(pilot)
-        assert screen.query_one(SearchBar).state.all_tags
+        assert screen.query_one(SearchBar).state.filters.all_tags
         assert rows_of(screen) == ["daily/2026-01-05/kickoff.md"]
         assert str(screen.query_one("#any-all").label) == "ALL"
 
@@ -213,11 +213,11 @@ async def test_date_fields_validate_as_you_type_and_strict_switch(app_factory: A
         await settle(pilot)
         assert since.has_class("-invalid")
         assert "expected a date" in label_text(screen, "#search-message")
-        assert screen.query_one(SearchBar).state.since is None
+        assert screen.query_one(SearchBar).state.filters.since is None
         await pilot.press("backspace", "backspace", *"3-1")
         await settle(pilot)
         assert not since.has_class("-invalid")
-        assert screen.query_one(SearchBar).state.since == "2026-03-01"
+        assert screen.query_one(SearchBar).state.filters.since == "2026-03-01"
         rows = rows_of(screen)
         assert "digest/atlas.md" in rows  # undated passes unless strict
         assert "daily/2026-02-20.md" not in rows
@@ -321,7 +321,7 @@ async def test_clicking_a_preview_tag_filters_by_it(app_factory: AppFactory) -> 
         await type_query(pilot, "tomatoes")
         await pilot.click(TagChip)
         await settle(pilot)
-        assert app.main_screen.query_one(SearchBar).state.tags == ("garden",)
+        assert app.main_screen.query_one(SearchBar).state.filters.tags == ("garden",)
 
 
 async def test_matches_over_time_chart(app_factory: AppFactory) -> None:

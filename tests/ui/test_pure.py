@@ -5,19 +5,20 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from reme_tui.engine.dates import date_or_none
 from reme_tui.ui.history import History, Visit
-from reme_tui.ui.query import SearchState, normalize_date, parse_query
+from reme_tui.ui.query import SearchState, parse_query
 from reme_tui.ui.rows import snippet, term_pattern
 from reme_tui.ui.widgets.match_chart import bucket_counts
 from reme_tui.ui.wikilinks import linkify, parse_wiki_href
 
 
 def test_normalize_date_accepts_short_forms_and_rejects_impossible_dates() -> None:
-    assert normalize_date("2026-3-1") == "2026-03-01"
-    assert normalize_date(" 2026-03-01 ") == "2026-03-01"
-    assert normalize_date("2026-02-30") is None
-    assert normalize_date("2026/03/01") is None
-    assert normalize_date("") is None
+    assert date_or_none("2026-3-1") == "2026-03-01"
+    assert date_or_none(" 2026-03-01 ") == "2026-03-01"
+    assert date_or_none("2026-02-30") is None
+    assert date_or_none("2026/03/01") is None
+    assert date_or_none("") is None
 
 
 def test_parse_query_pulls_out_tokens() -> None:
@@ -46,6 +47,12 @@ def test_parse_query_reports_bad_values() -> None:
     assert parsed.text == "x"
 
 
+def test_the_query_language_reads_dates_by_the_engine_rule() -> None:
+    parsed = parse_query("since:2026-03-10T08:00 until:2026-01-01garbage x", complete=True)
+    assert parsed.since == "2026-03-10"
+    assert parsed.until is None and any("until" in e for e in parsed.errors)
+
+
 def test_words_that_merely_contain_a_colon_are_text() -> None:
     parsed = parse_query("ratio:3 mytag:x", complete=True)
     assert parsed.text == "ratio:3 mytag:x"
@@ -61,11 +68,11 @@ def test_parse_query_never_crashes_and_is_idempotent(text: str) -> None:
 
 def test_search_state_chips_move_between_included_and_excluded() -> None:
     state = SearchState().with_tag("Alice").with_tag("bob")
-    assert state.tags == ("alice", "bob")
+    assert state.filters.tags == ("alice", "bob")
     state = state.with_tag("alice", exclude=True)
-    assert state.tags == ("bob",) and state.exclude_tags == ("alice",)
-    assert state.without_last_tag().exclude_tags == ()
-    assert state.without_last_tag().without_last_tag().tags == ()
+    assert state.filters.tags == ("bob",) and state.filters.exclude_tags == ("alice",)
+    assert state.without_last_tag().filters.exclude_tags == ()
+    assert state.without_last_tag().without_last_tag().filters.tags == ()
     assert SearchState().with_tag("---") == SearchState()
 
 

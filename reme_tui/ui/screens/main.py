@@ -209,7 +209,7 @@ class MainScreen(Screen[None]):
     def _search_changed(self, message: SearchBar.Changed) -> None:
         self.state = message.state
         self.query_one(TagSidebar).set_chips(
-            frozenset(message.state.tags), frozenset(message.state.exclude_tags)
+            frozenset(message.state.filters.tags), frozenset(message.state.filters.exclude_tags)
         )
         self.run_search(immediate=message.submitted)
         if message.submitted:
@@ -251,21 +251,13 @@ class MainScreen(Screen[None]):
         """Run the engine for ``state`` (in a worker thread)."""
         engine = self.reme.engine
         limits = self.reme.settings.search
-        filters: dict[str, Any] = {
-            "tags": list(state.tags),
-            "all_tags": state.all_tags,
-            "exclude_tags": list(state.exclude_tags),
-            "since": state.since,
-            "until": state.until,
-            "strict_dates": state.strict_dates,
-        }
         if not state.text.strip():
-            memories = engine.browse(**filters, limit=limits.browse_limit)
+            memories = engine.browse(state.filters, limit=limits.browse_limit)
             rows = [ResultRow.from_memory(m) for m in memories]
             return Computed(rows, [], "browse", None, [], False)
         query = SearchQuery(
             text=state.text,
-            **filters,
+            filters=state.filters,
             limit=limits.limit,
             expand_links=False,
             vector_weight=limits.vector_weight,

@@ -14,7 +14,8 @@ from textual.message import Message
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Checkbox, Input, Label
 
-from reme_tui.ui.query import SearchState, normalize_date, parse_query
+from reme_tui.engine.dates import EXPECTED, date_or_none
+from reme_tui.ui.query import SearchState, parse_query
 from reme_tui.ui.widgets.chips import Chip
 
 
@@ -22,7 +23,7 @@ class DateValidator(Validator):
     """Accepts ``2026-03-01`` and ``2026-3-1``; empty means no bound."""
 
     def validate(self, value: str) -> ValidationResult:
-        if not value.strip() or normalize_date(value) is not None:
+        if not value.strip() or date_or_none(value) is not None:
             return self.success()
         return self.failure("expected a date like 2026-03-01")
 
@@ -125,7 +126,7 @@ class SearchBar(Vertical):
         label.display = bool(message)
 
     def action_toggle_all(self) -> None:
-        self.set_state(replace(self.state, all_tags=not self.state.all_tags))
+        self.set_state(self.state.with_filters(all_tags=not self.state.filters.all_tags))
 
     # -- syncing ------------------------------------------------------------
 
@@ -137,26 +138,25 @@ class SearchBar(Vertical):
                 query.value = state.text
         for field in ("since", "until"):
             box = self.query_one(f"#{field}", DateInput)
-            wanted = getattr(state, field) or ""
-            if normalize_date(box.value) != (wanted or None) and box.value.strip() != wanted:
+            wanted = getattr(state.filters, field) or ""
+            if date_or_none(box.value) != (wanted or None) and box.value.strip() != wanted:
                 with box.prevent(Input.Changed):
                     box.value = wanted
         with self.query_one("#strict", Checkbox).prevent(Checkbox.Changed):
-            self.query_one("#strict", Checkbox).value = state.strict_dates
-        self.query_one("#any-all", Button).label = "ALL" if state.all_tags else "ANY"
+            self.query_one("#strict", Checkbox).value = state.filters.strict_dates
+        self.query_one("#any-all", Button).label = "ALL" if state.filters.all_tags else "ANY"
         self._sync_chips()
 
     def _sync_chips(self) -> None:
         chips = self.query_one("#chips", Horizontal)
-        wanted = [(t, False) for t in self.state.tags] + [
-            (t, True) for t in self.state.exclude_tags
-        ]
+        filters = self.state.filters
+        wanted = [(t, False) for t in filters.tags] + [(t, True) for t in filters.exclude_tags]
         current = [(c.tag, c.excluded) for c in chips.query(Chip)]
         if wanted != current:
             chips.remove_children()
             chips.mount_all([Chip(tag, excluded=excluded) for tag, excluded in wanted])
         chips.display = bool(wanted)
-        self.query_one("#any-all", Button).display = len(self.state.tags) > 1
+        self.query_one("#any-all", Button).display = len(filters.tags) > 1
 
     # -- events -------------------------------------------------------------
 
@@ -178,9 +178,9 @@ class SearchBar(Vertical):
         for tag in parsed.exclude_tags:
             state = state.with_tag(tag, exclude=True)
         if parsed.since:
-            state = replace(state, since=parsed.since)
+            state = state.with_filters(since=parsed.since)
         if parsed.until:
-            state = replace(state, until=parsed.until)
+            state = state.with_filters(until=parsed.until)
         if parsed.found_tokens:
             remaining = parsed.box
             query = self.query_one(QueryInput)
@@ -198,7 +198,7 @@ class SearchBar(Vertical):
     def _chip_removed(self, event: Chip.Removed) -> None:
         event.stop()
         self.remove_tag(event.tag)
-        if not self.state.tags and not self.state.exclude_tags:
+        if not self.state.filters.tags and not self.state.filters.exclude_tags:
             self.focus_query()
 
     @on(Button.Pressed, "#any-all")
@@ -209,7 +209,7 @@ class SearchBar(Vertical):
     @on(Checkbox.Changed, "#strict")
     def _strict(self, event: Checkbox.Changed) -> None:
         event.stop()
-        self.set_state(replace(self.state, strict_dates=event.value))
+        self.set_state(self.state.with_filters(strict_dates=event.value))
 
     @on(Input.Changed, "#since, #until")
     def _date_changed(self, event: Input.Changed) -> None:
@@ -217,14 +217,14 @@ class SearchBar(Vertical):
         valid = event.validation_result is None or event.validation_result.is_valid
         field = event.input.id or "since"
         if not valid:
-            self.set_message(f"{field}: expected a date like 2026-03-01")
+            self.set_message(f"{field}: expected {EXPECTED}")
             return
         self.set_message("")
-        self.set_state(replace(self.state, **{field: normalize_date(event.value)}))
+        self.set_state(self.state.with_filters(**{field: date_or_none(event.value)}))
 
     @on(Input.Blurred, "#since, #until")
     def _date_blurred(self, event: Input.Blurred) -> None:
-        normalized = normalize_date(event.value)
+        normalized = date_or_none(event.value)
         if normalized and normalized != event.value:
             with event.input.prevent(Input.Changed):
                 event.input.value = normalized
@@ -232,7 +232,7 @@ class SearchBar(Vertical):
     @on(Input.Submitted, "#since, #until")
     def _date_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        normalized = normalize_date(event.value)
+        normalized = date_or_none(event.value)
         if normalized and normalized != event.value:
             with event.input.prevent(Input.Changed):
                 event.input.value = normalized
