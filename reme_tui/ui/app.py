@@ -24,11 +24,19 @@ from textual.app import App, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.theme import Theme
 
-from reme_tui.config import DEFAULT_THEME, Settings, load_settings, save_theme, user_themes_dir
+from reme_tui.config import (
+    DEFAULT_THEME,
+    Settings,
+    default_config_path,
+    load_settings,
+    save_theme,
+    user_themes_dir,
+)
 from reme_tui.engine.core import Delta, Engine, EngineConfig, WorkspaceError
 from reme_tui.engine.loader import start_pool_helpers
 from reme_tui.engine.workspace import PathOutsideWorkspace
 from reme_tui.ui.commands import Command, RemeCommands
+from reme_tui.ui.keys import KeyRow, display_keys, key_table, unknown_keymap_ids
 from reme_tui.ui.messages import IndexBuilt, IndexProgress, IndexUpdated
 from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
 from reme_tui.ui.screens.help import HelpScreen
@@ -36,7 +44,6 @@ from reme_tui.ui.screens.main import MainScreen
 from reme_tui.ui.semantic_progress import start_semantic
 from reme_tui.ui.themes import BUNDLED_THEMES_DIR, load_themes
 from reme_tui.ui.watcher import watch_changes
-from reme_tui.ui.widgets.search_bar import SearchBar
 from reme_tui.ui.widgets.tag_sidebar import TagSidebar
 
 _LINE_EDITORS = {"vi", "vim", "nvim", "nano", "emacs", "micro", "hx", "kak", "helix", "joe"}
@@ -90,6 +97,11 @@ class RemeApp(App[None]):
         for warning in settings.warnings:
             self.startup_notes.append((f"Config: {warning}", "warning"))
         self.requested_theme = theme or settings.theme
+        for binding_id in unknown_keymap_ids(settings.keymap):
+            self.startup_notes.append(
+                (f"Config: [keymap] {binding_id!r} is not a key binding id (see ? for them)",
+                 "warning")
+            )
         if settings.keymap:
             self.set_keymap(settings.keymap)
 
@@ -231,7 +243,8 @@ class RemeApp(App[None]):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        self.push_screen(HelpScreen(self.key_table()))
+        config = self.settings.config_path or default_config_path()
+        self.push_screen(HelpScreen(self.key_table(), config))
 
     def action_diagnostics(self) -> None:
         if isinstance(self.screen, DiagnosticsScreen):
@@ -245,19 +258,11 @@ class RemeApp(App[None]):
     def action_reindex(self) -> None:
         self.build_index()
 
-    def key_table(self) -> list[tuple[str, str, str]]:
-        """(keys, description, binding id) for every binding, as remapped by the keymap."""
-        rows: list[tuple[str, str, str]] = []
-        for binding in [*MainScreen.BINDINGS, *self.BINDINGS]:
-            if not isinstance(binding, Binding) or not binding.id:
-                continue
-            keys = self.settings.keymap.get(binding.id, binding.key)
-            display = ", ".join(
-                self.get_key_display(replace(binding, key=key.strip())) for key in keys.split(",")
-            )
-            rows.append((display, binding.description, binding.id))
-        rows.append(("ctrl+p", "Command palette", "command_palette"))
-        return rows
+    def key_table(self) -> list[tuple[str, list[KeyRow]]]:
+        """Every binding by where it works, with its keys as remapped by the keymap."""
+        sections = key_table(self, self.settings.keymap)
+        sections[0][1].append(KeyRow("ctrl+p", "Command palette", "command_palette"))
+        return sections
 
     def palette_commands(self) -> list[Command]:
         """Every action, for the command palette."""
@@ -266,7 +271,7 @@ class RemeApp(App[None]):
         for binding in MainScreen.BINDINGS:
             if not isinstance(binding, Binding) or binding.id in {"leave_input", None}:
                 continue
-            keys = self.settings.keymap.get(binding.id, binding.key)
+            keys = display_keys(self, binding, self.settings.keymap)
             help_text = f"{binding.tooltip or binding.description} ({keys})"
             commands.append(
                 (binding.description, help_text, partial(self.run_action, binding.action, screen))
@@ -280,14 +285,8 @@ class RemeApp(App[None]):
                 )
             )
         sidebar = screen.query_one(TagSidebar)
-        search_bar = screen.query_one(SearchBar)
         commands += [
             ("Sort tags by name / count", "Switch the tag sidebar order", sidebar.toggle_sort),
-            (
-                "Match ANY / ALL tags",
-                "Switch how several tag chips combine",
-                search_bar.action_toggle_all,
-            ),
             (
                 "Clear search and filters",
                 "Empty the query, chips and dates",

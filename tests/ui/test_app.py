@@ -363,7 +363,7 @@ async def test_help_screen_lists_keys(app_factory: AppFactory) -> None:
         await pilot.press("escape", "question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        ids = {binding_id for _, _, binding_id in app.screen.keys}
+        ids = {row.binding_id for _, rows in app.screen.sections for row in rows}
         assert {"focus_search", "back", "forward", "edit", "copy_path", "edit_tags"} <= ids
         await pilot.press("escape")
         assert isinstance(app.screen, MainScreen)
@@ -401,7 +401,10 @@ async def test_keymap_from_config_remaps_bindings(app_factory: AppFactory, tmp_p
         assert isinstance(app.focused, QueryInput)
         await pilot.press("escape", "c")
         assert app.clipboard == "daily/2026-03-10/cjk.md"
-        assert ("^f", "Search", "focus_search") in app.key_table()
+        rows = [row for _, section in app.key_table() for row in section]
+        assert ("ctrl+f", "Search", "focus_search") in [
+            (r.keys, r.description, r.binding_id) for r in rows
+        ]
 
 
 async def test_copy_path_and_hooks_for_tags_and_dupes(

@@ -111,6 +111,8 @@ class DupesScreen(Screen[None]):
         Binding("u", "undo", "Undo last merge", id="dupes.undo"),
         Binding("T", "edit_target", "Target", id="dupes.target"),
         Binding("r", "refresh", "Refresh", show=False, id="dupes.refresh"),
+        Binding("j", "next_member", "Mark next member", show=False, id="dupes.next_member"),
+        Binding("k", "previous_member", "Mark previous member", show=False, id="dupes.prev_member"),
     ]
 
     def __init__(self) -> None:
@@ -360,10 +362,10 @@ class DupesScreen(Screen[None]):
         self.notify(f"{member.tag} is not a duplicate of the others (remembered)")
         self.refresh_clusters()
 
-    def key_j(self) -> None:
+    def action_next_member(self) -> None:
         self._move_member(1)
 
-    def key_k(self) -> None:
+    def action_previous_member(self) -> None:
         self._move_member(-1)
 
     def _move_member(self, step: int) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -9,6 +10,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
+
+from reme_tui.ui.keys import KeyRow
 
 QUERY_HELP = """
 ## Searching
@@ -26,8 +29,13 @@ newest first, narrowed by the filters.
 Backspace at the start of the query removes the last chip; click a chip to remove it.
 *strict* makes undated memories (e.g. `digest/`) fail a date filter.
 Click a tag in the preview header to filter by it. `-` or `x` in the tag list excludes a tag.
+"""
 
-Keys can be remapped in `~/.config/reme-tui/config.toml` under `[keymap]`, by the ids below.
+KEYMAP_HELP = """
+## Remapping keys
+
+Keys can be remapped in `{config}` under `[keymap]`, by the ids in the *Id* column of
+the tables above, e.g. `"focus_search" = "slash,ctrl+f"`.
 """
 
 
@@ -36,20 +44,27 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark", "dismiss", "Close", id="help.close"),
     ]
 
-    def __init__(self, keys: list[tuple[str, str, str]]) -> None:
+    def __init__(self, sections: list[tuple[str, list[KeyRow]]], config_path: Path) -> None:
         super().__init__()
-        self.keys = keys
+        self.sections = sections
+        self.config_path = config_path
 
     def compose(self) -> ComposeResult:
-        rows = "\n".join(
-            f"| `{key}` | {description} | `{binding_id}` |"
-            for key, description, binding_id in self.keys
-        )
-        text = (
-            "# reme-tui\n\n## Keys\n\n| Key | Action | Id |\n|---|---|---|\n"
-            + rows
-            + "\n"
-            + QUERY_HELP
-        )
+        parts = ["# reme-tui\n"]
+        for title, rows in self.sections:
+            if not rows:
+                continue
+            parts.append(f"## {title}\n\n| Key | Action | Id |\n|---|---|---|")
+            parts += [
+                f"| `{_cell(row.keys)}` | {_cell(row.description)} | `{row.binding_id}` |"
+                for row in rows
+            ]
+            parts.append("")
+        text = "\n".join(parts) + QUERY_HELP + KEYMAP_HELP.format(config=self.config_path)
         with VerticalScroll(id="help-body"):
             yield Markdown(text, id="help-markdown")
+
+
+def _cell(text: str) -> str:
+    """Table cells cannot hold a bare `|`."""
+    return text.replace("|", "\\|")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -21,6 +22,7 @@ from textual.widgets import Footer, Input
 
 from reme_tui.engine.compat import compat_counts, format_counts
 from reme_tui.engine.search import SearchError, SearchQuery
+from reme_tui.ui.focus import focus_now
 from reme_tui.ui.history import History, Visit
 from reme_tui.ui.messages import (
     CompatCounted,
@@ -41,7 +43,7 @@ from reme_tui.ui.widgets.preview import Preview, PreviewData, PreviewScroll, ren
 from reme_tui.ui.widgets.results import ResultList, ResultsPane
 from reme_tui.ui.widgets.search_bar import QueryInput, SearchBar
 from reme_tui.ui.widgets.status_bar import DiagnosticsLabel, StatusBar
-from reme_tui.ui.widgets.tag_sidebar import TagList, TagSidebar
+from reme_tui.ui.widgets.tag_sidebar import TagFilter, TagList, TagSidebar
 
 if TYPE_CHECKING:
     from reme_tui.ui.app import RemeApp
@@ -67,7 +69,9 @@ class MainScreen(Screen[None]):
     """Everything a person needs to look inside the memory, on one screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "focus_search", "Search", id="focus_search"),
+        # Priority: the focus must move before the keys typed after `/` or Escape are
+        # handed to the old pane (where `t`, `d`, `e`, `q` are commands).
+        Binding("slash", "focus_search", "Search", id="focus_search", priority=True),
         Binding("tab", "app.focus_next", "Next pane", show=False, id="focus_next"),
         Binding("shift+tab", "app.focus_previous", "Prev pane", show=False, id="focus_previous"),
         Binding("left_square_bracket", "back", "Back", id="back"),
@@ -79,7 +83,11 @@ class MainScreen(Screen[None]):
         Binding("exclamation_mark", "diagnostics", "Diagnostics", show=False, id="diagnostics"),
         Binding("ctrl+b", "toggle_sidebar", "Sidebar", show=False, id="toggle_sidebar"),
         Binding("ctrl+l", "clear_search", "Clear search", show=False, id="clear_search"),
-        Binding("escape", "leave_input", "Leave input", show=False, id="leave_input"),
+        # Not ctrl+a: inside the query box that is the input's "go to start".
+        Binding("ctrl+o", "toggle_all", "Tags ANY/ALL", show=False, id="any_all"),
+        Binding(
+            "escape", "leave_input", "Leave input", show=False, id="leave_input", priority=True
+        ),
         Binding("question_mark", "app.help", "Help", id="help"),
         Binding("q", "app.quit", "Quit", id="quit"),
     ]
@@ -213,7 +221,7 @@ class MainScreen(Screen[None]):
         )
         self.run_search(immediate=message.submitted)
         if message.submitted:
-            self.query_one(ResultList).focus()
+            focus_now(self.query_one(ResultList))
 
     @on(TagChosen)
     def _tag_chosen(self, message: TagChosen) -> None:
@@ -321,7 +329,7 @@ class MainScreen(Screen[None]):
             delay=self._preview_delay(browsing),
         )
         if not browsing:
-            self.query_one(PreviewScroll).focus()
+            focus_now(self.query_one(PreviewScroll))
 
     def _preview_delay(self, browsing: bool) -> float:
         """Explicit opens render at once; cursor browsing waits a little; while typing, the
@@ -401,13 +409,18 @@ class MainScreen(Screen[None]):
     # -- actions ------------------------------------------------------------
 
     def action_focus_search(self) -> None:
+        if isinstance(self.focused, QueryInput):
+            raise SkipAction()  # `/` types into the query box itself
         self.query_one(SearchBar).focus_query()
 
     def action_leave_input(self) -> None:
-        if isinstance(self.focused, Input):
-            results = self.query_one(ResultList)
-            target = results if results.display else self.query_one(TagList)
-            target.focus()
+        if not isinstance(self.focused, Input) or isinstance(self.focused, TagFilter):
+            raise SkipAction()  # the widget's own Escape (the tag filter clears itself)
+        results = self.query_one(ResultList)
+        focus_now(results if results.display else self.query_one(TagList))
+
+    def action_toggle_all(self) -> None:
+        self.query_one(SearchBar).action_toggle_all()
 
     def action_clear_search(self) -> None:
         self.query_one(SearchBar).clear()
@@ -472,7 +485,7 @@ class MainScreen(Screen[None]):
             "preview": PreviewScroll,
             "links": NeighboursList,
         }
-        self.query_one(widgets[pane]).focus()
+        focus_now(self.query_one(widgets[pane]))
 
     @on(DiagnosticsLabel.Pressed)
     def _diagnostics_pressed(self) -> None:

@@ -9,8 +9,10 @@ from textual.events import Click
 from textual.message import Message
 from textual.widgets import Static
 
+from reme_tui.ui.focus import FollowsFocus
 
-class Chip(Static, can_focus=True):
+
+class Chip(FollowsFocus, Static, can_focus=True):
     """One tag in the search bar. Click it, or focus it and press Backspace, to remove it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -11,6 +11,7 @@ from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from reme_tui.ui.focus import FollowsFocus
 from reme_tui.ui.messages import OpenMemory
 
 
@@ -40,7 +41,7 @@ def _similar_prompt(item: Any) -> Content:
     return Content.assemble(*parts)
 
 
-class NeighboursList(OptionList):
+class NeighboursList(FollowsFocus, OptionList):
     """Enter (or click) opens the neighbour; dangling links are listed but not openable."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

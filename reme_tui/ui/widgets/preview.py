@@ -14,6 +14,7 @@ from textual.events import Click
 from textual.widgets import Label, Markdown, Static
 from textual.widgets.markdown import MarkdownBlock
 
+from reme_tui.ui.focus import FollowsFocus
 from reme_tui.ui.messages import OpenMemory, TagChosen
 from reme_tui.ui.wikilinks import linkify, parse_wiki_href
 
@@ -45,7 +46,7 @@ class TagChip(Static):
         self.post_message(TagChosen(self.tag))
 
 
-class PreviewScroll(VerticalScroll):
+class PreviewScroll(FollowsFocus, VerticalScroll):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "scroll_down", "Scroll down", show=False, id="preview.down"),
         Binding("k", "scroll_up", "Scroll up", show=False, id="preview.up"),

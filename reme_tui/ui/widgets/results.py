@@ -12,6 +12,7 @@ from textual.content import Content
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
+from reme_tui.ui.focus import FollowsFocus
 from reme_tui.ui.messages import OpenMemory
 from reme_tui.ui.rows import ResultRow, snippet, term_pattern
 from reme_tui.ui.widgets.match_chart import MatchChart
@@ -49,7 +50,7 @@ def row_prompt(row: ResultRow, terms: list[str], width: int = 240) -> Content:
     return Content.assemble(header, "\n", line2)
 
 
-class ResultList(OptionList):
+class ResultList(FollowsFocus, OptionList):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "cursor_down", "Down", show=False, id="results.down"),
         Binding("k", "cursor_up", "Up", show=False, id="results.up"),

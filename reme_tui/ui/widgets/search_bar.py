@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Key
 from textual.message import Message
@@ -15,6 +13,7 @@ from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Checkbox, Input, Label
 
 from reme_tui.engine.dates import EXPECTED, date_or_none
+from reme_tui.ui.focus import FollowsFocus, focus_now
 from reme_tui.ui.query import SearchState, parse_query
 from reme_tui.ui.widgets.chips import Chip
 
@@ -28,7 +27,7 @@ class DateValidator(Validator):
         return self.failure("expected a date like 2026-03-01")
 
 
-class QueryInput(Input):
+class QueryInput(FollowsFocus, Input):
     """The query box; Backspace at its start removes the last tag chip."""
 
     class RemoveLastChip(Message):
@@ -41,7 +40,7 @@ class QueryInput(Input):
             event.prevent_default()
 
 
-class DateInput(Input):
+class DateInput(FollowsFocus, Input):
     def __init__(self, placeholder: str, id: str) -> None:
         super().__init__(
             placeholder=placeholder,
@@ -56,10 +55,6 @@ class DateInput(Input):
 
 class SearchBar(Vertical):
     """Owns the SearchState; posts ``SearchBar.Changed`` whenever it changes."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+a", "toggle_all", "ANY/ALL", show=False, id="search.any_all"),
-    ]
 
     class Changed(Message):
         def __init__(self, state: SearchState, *, submitted: bool = False) -> None:
@@ -93,7 +88,7 @@ class SearchBar(Vertical):
     # -- public API ---------------------------------------------------------
 
     def focus_query(self) -> None:
-        self.query_one(QueryInput).focus()
+        focus_now(self.query_one(QueryInput))
 
     def set_state(
         self, state: SearchState, *, submitted: bool = False, sync_query: bool = True

@@ -13,10 +13,11 @@ from textual.events import Key
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
+from reme_tui.ui.focus import FollowsFocus, focus_now, is_bound
 from reme_tui.ui.messages import TagChosen
 
 
-class TagList(OptionList):
+class TagList(FollowsFocus, OptionList):
     """The virtualised list of tags (fast with thousands of entries)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -27,8 +28,9 @@ class TagList(OptionList):
     ]
 
     def on_key(self, event: Key) -> None:
-        """Type-to-filter: printable keys that are not bindings go to the filter box."""
-        if event.is_printable and event.character and event.character not in "jkxs-":
+        """Type-to-filter: printable keys that are not bound (here or on the screen, as the
+        keymap says) go to the filter box; `?`, `q`, `t`, `/` … keep their meaning."""
+        if event.is_printable and event.character and not is_bound(self, event.key):
             sidebar = self.query_ancestor(TagSidebar)
             sidebar.start_filter(event.character)
             event.stop()
@@ -41,14 +43,14 @@ class TagList(OptionList):
         self.query_ancestor(TagSidebar).toggle_sort()
 
 
-class TagFilter(Input):
+class TagFilter(FollowsFocus, Input):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("down", "to_list", "To tag list", show=False, id="tags.filter_down"),
         Binding("escape", "clear", "Clear filter", show=False, id="tags.filter_clear"),
     ]
 
     def action_to_list(self) -> None:
-        self.query_ancestor(TagSidebar).query_one(TagList).focus()
+        focus_now(self.query_ancestor(TagSidebar).query_one(TagList))
 
     def action_clear(self) -> None:
         self.value = ""
@@ -145,7 +147,7 @@ class TagSidebar(Vertical):
 
     def start_filter(self, character: str) -> None:
         box = self.query_one(TagFilter)
-        box.focus()
+        focus_now(box)
         box.insert_text_at_cursor(character)
 
     def choose_highlighted(self, *, exclude: bool = False) -> None:
@@ -165,7 +167,7 @@ class TagSidebar(Vertical):
     def _filter_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.choose_highlighted()
-        self.query_one(TagList).focus()
+        focus_now(self.query_one(TagList))
 
     @on(OptionList.OptionSelected, "#tag-list")
     def _selected(self, event: OptionList.OptionSelected) -> None:

@@ -1,0 +1,154 @@
+"""Keys go where the focus says: bursts after `/`, the tag filter, ANY/ALL, remapping."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual import events
+
+from reme_tui.ui.screens.main import MainScreen
+from reme_tui.ui.widgets.results import ResultList
+from reme_tui.ui.widgets.search_bar import QueryInput, SearchBar
+from reme_tui.ui.widgets.tag_sidebar import TagFilter, TagList
+
+from .conftest import SIZE, AppFactory, settle
+
+pytestmark = pytest.mark.anyio
+
+
+def burst(app: Any, text: str) -> None:
+    """Queue every key at once, the way a fast typist or a paste from tmux delivers them."""
+    for char in text:
+        key = {"/": "slash", "?": "question_mark", " ": "space"}.get(char, char)
+        app.post_message(events.Key(key, char))
+
+
+async def test_a_burst_after_slash_goes_into_the_search_box(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        screen.query_one(ResultList).focus()
+        await settle(pilot)
+        burst(app, "/tidy")
+        await settle(pilot)
+        assert app.screen is screen  # `t` did not open the tag editor, `d` not the dupes
+        assert screen.query_one(QueryInput).value == "tidy"
+
+
+async def test_escape_slash_word_never_triggers_commands(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for word in ("budget", "quote", "edit"):
+            app.post_message(events.Key("escape", None))
+            burst(app, "/")
+            burst(app, word)
+            await settle(pilot)
+            assert isinstance(app.screen, MainScreen)
+            assert app.screen.query_one(QueryInput).value.endswith(word)
+            assert app.is_running
+
+
+async def test_tag_list_typing_filters_but_commands_keep_their_meaning(
+    app_factory: AppFactory,
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        screen.query_one(TagList).focus()
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "HelpScreen"
+        await pilot.press("escape")
+        await settle(pilot)
+        screen.query_one(TagList).focus()
+        await pilot.press("b", "o")
+        assert screen.query_one(TagFilter).value == "bo"
+        burst(app, "/atlas")
+        await settle(pilot)
+        assert screen.query_one(TagFilter).value == "bo"
+        assert screen.query_one(QueryInput).value == "atlas"
+        assert isinstance(app.focused, QueryInput)
+
+
+async def test_any_all_switch_works_inside_the_query_and_from_the_results(
+    app_factory: AppFactory,
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"tag:alice tag:meeting ")
+        await settle(pilot)
+        bar = app.screen.query_one(SearchBar)
+        assert isinstance(app.focused, QueryInput)
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        assert bar.state.all_tags
+        app.screen.query_one(ResultList).focus()
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        assert not bar.state.all_tags
+
+
+async def test_help_lists_every_key_and_the_real_config_path(
+    app_factory: AppFactory, no_user_config: Any
+) -> None:
+    from reme_tui.config import Settings
+
+    app = app_factory(config=Settings())  # no file given: the XDG location is in effect
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.query_one(ResultList).focus()
+        await pilot.press("question_mark")
+        await settle(pilot)
+        from textual.widgets import Markdown
+
+        text = app.screen.query_one(Markdown).source
+        for needle in (
+            "| `s` | Sort tags | `tags.sort` |",
+            "| `-, x` | Exclude tag | `tags.exclude` |",
+            "| `ctrl+o` | Tags ANY/ALL | `any_all` |",
+            "`dupes.merge`",
+            "`dupes.next_member`",
+            "`tag_editor.save`",
+            "`tag_editor.rename`",
+            "| `[` | Back | `back` |",
+        ):
+            assert needle in text, needle
+        config = no_user_config / "xdg_config_home" / "reme-tui" / "config.toml"
+        assert f"`{config}`" in text
+        assert "~/.config" not in text
+        assert "tables above" in text
+
+
+async def test_palette_spells_keys_for_people(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        helps = {title: help_text for title, help_text, _ in app.palette_commands()}
+        assert helps["Back"].endswith("([)")
+        assert "left_square_bracket" not in " ".join(helps.values())
+
+
+async def test_unknown_keymap_id_is_reported(app_factory: AppFactory, tmp_path: Any) -> None:
+    from reme_tui.config import load_settings
+
+    path = tmp_path / "keys.toml"
+    path.write_text('[keymap]\nfocus_serch = "ctrl+f"\n"results.down" = "n"\n', encoding="utf-8")
+    app = app_factory(config=load_settings(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        notes = [message for message, _ in app.startup_notes]
+        assert any("'focus_serch'" in note for note in notes)
+        assert not any("results.down" in note for note in notes)
+
+
+async def test_dupes_member_keys_are_bindings_that_can_be_remapped() -> None:
+    from reme_tui.ui.screens.dupes import DupesScreen
+
+    ids = {b.id: b.key for b in DupesScreen.BINDINGS if hasattr(b, "id")}
+    assert ids["dupes.next_member"] == "j"
+    assert not hasattr(DupesScreen, "key_j")
