@@ -86,11 +86,11 @@ async def test_any_all_switch_works_inside_the_query_and_from_the_results(
         assert isinstance(app.focused, QueryInput)
         await pilot.press("ctrl+o")
         await settle(pilot)
-        assert bar.state.all_tags
+        assert bar.state.filters.all_tags
         app.screen.query_one(ResultList).focus()
         await pilot.press("ctrl+o")
         await settle(pilot)
-        assert not bar.state.all_tags
+        assert not bar.state.filters.all_tags
 
 
 async def test_help_lists_every_key_and_the_real_config_path(
