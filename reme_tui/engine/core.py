@@ -215,8 +215,12 @@ class Engine:
                 if notice is not None and self._store.path.exists():
                     notice(f"{invalid}; rebuilding the index")
             else:
-                self._warm_start(snapshot, progress)
-                return
+                try:
+                    self._warm_start(snapshot, progress)
+                    return
+                except StoreInvalid as invalid:
+                    if notice is not None:
+                        notice(f"{invalid}; rebuilding the index")
         self._cold_build(progress, cancel)
         if self.is_built:
             self.save()
@@ -258,12 +262,7 @@ class Engine:
         trust_before = snapshot.saved_at_ns - 2_000_000_000
         delta = Delta()
         with self._lock:
-            self._semantic.restore_state(snapshot.extras.get(STATE_KEY))
-            self._reset()
-            self._keyword = KeywordIndex.from_state(snapshot.keyword_state)
-            self._links.load((m.path, m.links) for m in snapshot.memories)
-            for memory in snapshot.memories:
-                self._index(memory, keyword=False, links=False)
+            self._restore(snapshot)
             self._scan_diagnostics = scan_diagnostics
             on_disk = {item.rel for item in found}
             for path in [p for p in self._memories if p not in on_disk]:
@@ -281,6 +280,25 @@ class Engine:
             progress(len(found), len(found))
         if not delta.is_empty or self._stat_only_changes:
             self.save()
+
+    def _restore(self, snapshot: Snapshot) -> None:
+        """Load a snapshot into the indexes; StoreInvalid (nothing kept) when its parts do
+        not fit together: the file is hostile input even when its checksum matches."""
+        try:
+            self._semantic.restore_state(snapshot.extras.get(STATE_KEY))
+            self._reset()
+            self._keyword = KeywordIndex.from_state(snapshot.keyword_state)
+            memories = snapshot.memories
+            if len({m.path for m in memories}) != len(memories):
+                raise ValueError("a memory appears twice")
+            self._links.load((m.path, m.links) for m in memories)
+            for memory in memories:
+                self._index(memory, keyword=False, links=False)
+            if set(self._keyword.keys()) != set(self._chunks):
+                raise ValueError("keyword index and chunks disagree")
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+            self._reset()
+            raise StoreInvalid(f"saved index is inconsistent ({exc})") from None
 
     def _cold_build(
         self, progress: ProgressCallback | None, cancel: threading.Event | None

@@ -1,33 +1,51 @@
-"""Persisted index for warm starts: versioned, checksummed, atomic, rebuildable.
+"""Persisted index for warm starts: plain data, versioned, checksummed, atomic, rebuildable.
 
 One entry per workspace under the user's cache directory (never inside the workspace).
 The files remain the truth: anything wrong with an entry (missing, truncated, corrupted,
-another version, another configuration) means it is discarded and the index rebuilt.
+another version, another configuration, another owner) means it is discarded and the
+index rebuilt.
+
+The entry is data, never code: a header (magic, version, SHA-256 of the payload) and a
+msgpack payload decoded by msgspec into the typed records (``Memory``, ``Chunk``...),
+with numpy arrays as raw bytes of a whitelisted dtype (numbers and fixed-width text; no
+object arrays, nothing unpickled). A crafted file can at worst be rejected or describe a
+wrong index of the same workspace. It is read only when it is a regular file owned by us
+and writable by nobody else, without blocking, up to ``MAX_INDEX_BYTES``; the cache
+directories are 0700 and the file 0600.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import functools
 import hashlib
-import io
 import os
-import pickle
+import re
+import stat
 import tempfile
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import msgspec
+import numpy as np
 import platformdirs
 
-from .records import Chunk, Diagnostic, Link, Memory
+from .fileio import ensure_private_dir, read_regular
+from .records import Memory
 
-STORE_VERSION = 1
+STORE_VERSION = 2
 _MAGIC = b"REMETUI-INDEX\n"
 _DIGEST_BYTES = 32
+_HEADER_BYTES = len(_MAGIC) + 4 + _DIGEST_BYTES
+MAX_INDEX_BYTES = 4 * 1024**3
+_NDARRAY_EXT = 1
+# numpy dtypes an entry may hold: bool, integers, floats and fixed-width text.
+_DTYPE = re.compile(r"^[<>|=]?(b1|[iu][1248]|f[248]|U\d{1,6})$")
 
 
 class StoreInvalid(Exception):
@@ -42,6 +60,14 @@ class Snapshot:
     memories: list[Memory]
     keyword_state: dict[str, Any]
     saved_at_ns: int
+    extras: dict[str, Any]
+
+
+class _Payload(msgspec.Struct, array_like=True):
+    config_key: str
+    saved_at_ns: int
+    memories: list[Memory]
+    keyword_state: dict[str, Any]
     extras: dict[str, Any]
 
 
@@ -70,25 +96,107 @@ def code_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-# Frozen slotted dataclasses pickle through a generic `__setstate__` that looks up
-# `fields()` for every object: most of a warm start's decode time. Pickling them as
-# `cls(*values)` instead decodes several times faster, and the payload stays plain pickle.
-_FAST_CLASSES = (Memory, Chunk, Link, Diagnostic)
-_FIELD_NAMES = {cls: tuple(f.name for f in fields(cls)) for cls in _FAST_CLASSES}
+def _encode_array(obj: Any) -> Any:
+    if isinstance(obj, np.ndarray):
+        array = np.ascontiguousarray(obj)
+        if not _DTYPE.match(array.dtype.str):
+            raise TypeError(f"cannot store a numpy array of dtype {array.dtype}")
+        head = msgspec.msgpack.encode([array.dtype.str, list(array.shape)])
+        body = len(head).to_bytes(4, "big") + head + array.tobytes()
+        return msgspec.msgpack.Ext(_NDARRAY_EXT, body)
+    if isinstance(obj, np.generic):
+        return obj.item()
+    raise TypeError(f"cannot store {type(obj).__name__}")
 
 
-class _Pickler(pickle.Pickler):
-    def reducer_override(self, obj: object) -> Any:
-        names = _FIELD_NAMES.get(type(obj))
-        if names is None:
-            return NotImplemented
-        return type(obj), tuple(getattr(obj, name) for name in names)
+def _decode_array(code: int, data: memoryview) -> np.ndarray:
+    if code != _NDARRAY_EXT or len(data) < 4:
+        raise ValueError("unknown extension in saved index")
+    size = int.from_bytes(data[:4], "big")
+    head = msgspec.msgpack.decode(data[4 : 4 + size], type=tuple[str, list[int]])
+    dtype_text, shape = head
+    if not _DTYPE.match(dtype_text) or len(shape) > 4 or any(n < 0 for n in shape):
+        raise ValueError("saved index holds an array of an unexpected type")
+    dtype = np.dtype(dtype_text)
+    body = data[4 + size :]
+    count = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    if count * dtype.itemsize != len(body):
+        raise ValueError("saved index holds an array of the wrong size")
+    return np.frombuffer(body, dtype=dtype).reshape(shape).copy()
+
+
+_ENCODER = msgspec.msgpack.Encoder(enc_hook=_encode_array)
+_DECODER = msgspec.msgpack.Decoder(_Payload, ext_hook=_decode_array)
+
+
+# File names that are not UTF-8 reach us as str with lone surrogates (surrogateescape),
+# which msgpack cannot hold. Such a path is stored as this marker + the hex of its bytes;
+# a real path never contains NUL, so the marker cannot be mistaken for one.
+_ESCAPED = "\x00x:"
+
+
+def _escape(text: str) -> str:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _ESCAPED + text.encode("utf-8", "surrogateescape").hex()
+    return text
+
+
+def _unescape(text: str) -> str:
+    if not text.startswith(_ESCAPED):
+        return text
+    try:
+        return bytes.fromhex(text[len(_ESCAPED) :]).decode("utf-8", "surrogateescape")
+    except ValueError:
+        raise ValueError("saved index holds a malformed path") from None
+
+
+def _escape_memory(memory: Memory) -> Memory:
+    if _escape(memory.path) is memory.path and all(
+        _escape(d.message) is d.message for d in memory.diagnostics
+    ):
+        return memory
+    return _map_paths(memory, _escape)
+
+
+def _map_paths(memory: Memory, fix: Callable[[str], str]) -> Memory:
+    return replace(
+        memory,
+        path=fix(memory.path),
+        chunks=tuple(replace(c, path=fix(c.path)) for c in memory.chunks),
+        diagnostics=tuple(
+            replace(d, path=fix(d.path), message=fix(d.message)) for d in memory.diagnostics
+        ),
+    )
 
 
 def _dumps(snapshot: Snapshot) -> bytes:
-    buffer = io.BytesIO()
-    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(snapshot)
-    return buffer.getvalue()
+    keyword = dict(snapshot.keyword_state)
+    if "paths" in keyword:
+        keyword["paths"] = [_escape(path) for path in keyword["paths"]]
+    return _ENCODER.encode(
+        _Payload(
+            snapshot.config_key,
+            snapshot.saved_at_ns,
+            [_escape_memory(m) for m in snapshot.memories],
+            keyword,
+            snapshot.extras,
+        )
+    )
+
+
+def _loads(payload: bytes | memoryview) -> Snapshot:
+    decoded = _DECODER.decode(payload)
+    memories = decoded.memories
+    for index, memory in enumerate(memories):
+        if memory.path.startswith(_ESCAPED):
+            memories[index] = _map_paths(memory, _unescape)
+    keyword = decoded.keyword_state
+    paths = keyword.get("paths")
+    if isinstance(paths, list):
+        keyword["paths"] = [_unescape(p) if isinstance(p, str) else p for p in paths]
+    return Snapshot(decoded.config_key, memories, keyword, decoded.saved_at_ns, decoded.extras)
 
 
 def default_cache_dir() -> Path:
@@ -106,8 +214,8 @@ class IndexStore:
 
     def __init__(self, root: Path, cache_dir: Path | None = None) -> None:
         self.root = root
-        base = cache_dir or default_cache_dir()
-        self.directory = base / "indexes" / workspace_key(root)
+        self.base = cache_dir or default_cache_dir()
+        self.directory = self.base / "indexes" / workspace_key(root)
         self.path = self.directory / "index.bin"
         self._lock_path = self.directory / "index.lock"
 
@@ -115,50 +223,52 @@ class IndexStore:
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
 
-    def load(self, config_key: str) -> Snapshot:
-        """The stored snapshot; raises StoreInvalid with a reason when unusable."""
+    def _read(self) -> bytes:
         try:
-            data = self.path.read_bytes()
+            data, st = read_regular(self.path, MAX_INDEX_BYTES)
         except FileNotFoundError:
             raise StoreInvalid("no saved index yet") from None
         except OSError as exc:
-            raise StoreInvalid(f"saved index unreadable ({exc.strerror})") from None
-        header = len(_MAGIC) + 4 + _DIGEST_BYTES
-        if len(data) < header or not data.startswith(_MAGIC):
+            raise StoreInvalid(f"saved index unusable ({exc.strerror or exc})") from None
+        if st.st_uid != os.geteuid():
+            raise StoreInvalid("saved index is owned by another user; ignored")
+        if stat.S_IMODE(st.st_mode) & 0o022:
+            raise StoreInvalid("saved index is writable by other users; ignored")
+        return data
+
+    def load(self, config_key: str) -> Snapshot:
+        """The stored snapshot; raises StoreInvalid with a reason when unusable."""
+        data = self._read()
+        if len(data) < _HEADER_BYTES or not data.startswith(_MAGIC):
             raise StoreInvalid("saved index is truncated or not an index file")
         version = int.from_bytes(data[len(_MAGIC) : len(_MAGIC) + 4], "big")
         if version != STORE_VERSION:
             raise StoreInvalid(f"saved index is version {version}, expected {STORE_VERSION}")
-        digest = data[len(_MAGIC) + 4 : header]
-        payload = data[header:]
-        if hashlib.sha256(payload).digest() != digest:
+        payload = memoryview(data)[_HEADER_BYTES:]
+        if hashlib.sha256(payload).digest() != data[len(_MAGIC) + 4 : _HEADER_BYTES]:
             raise StoreInvalid("saved index failed its checksum (truncated or corrupted)")
         try:
-            snapshot = pickle.loads(payload)  # our own checksummed cache file
-        except Exception as exc:  # unpickling garbage can raise nearly anything
-            raise StoreInvalid(f"saved index could not be decoded ({type(exc).__name__})") from None
-        if not isinstance(snapshot, Snapshot):
-            raise StoreInvalid("saved index has an unexpected layout")
+            snapshot = _loads(payload)
+        except (msgspec.DecodeError, ValueError, TypeError, RecursionError) as exc:
+            reason = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
+            raise StoreInvalid(f"saved index has an unexpected layout ({reason})") from None
         if snapshot.config_key != config_key:
             raise StoreInvalid("saved index was built with other settings")
         return snapshot
 
     def save(self, snapshot: Snapshot) -> bool:
         """Atomically replace the entry; False when another process holds the write lock."""
-        self.directory.mkdir(parents=True, exist_ok=True)
+        ensure_private_dir(self.directory, base=self.base)
         payload = _dumps(snapshot)
-        blob = io.BytesIO()
-        blob.write(_MAGIC)
-        blob.write(STORE_VERSION.to_bytes(4, "big"))
-        blob.write(hashlib.sha256(payload).digest())
-        blob.write(payload)
+        header = _MAGIC + STORE_VERSION.to_bytes(4, "big") + hashlib.sha256(payload).digest()
         with self._write_lock() as acquired:
             if not acquired:
                 return False
-            fd, tmp = tempfile.mkstemp(prefix=".index-", dir=self.directory)
+            fd, tmp = tempfile.mkstemp(prefix=".index-", dir=self.directory)  # 0600
             try:
                 with os.fdopen(fd, "wb") as handle:
-                    handle.write(blob.getbuffer())
+                    handle.write(header)
+                    handle.write(payload)
                     handle.flush()
                     os.fsync(handle.fileno())
                 os.replace(tmp, self.path)
@@ -170,19 +280,29 @@ class IndexStore:
 
     @contextlib.contextmanager
     def _write_lock(self) -> Iterator[bool]:
-        handle = open(self._lock_path, "a+b")  # noqa: SIM115 - held for the block
+        flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
         try:
+            fd = os.open(self._lock_path, flags, 0o600)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:  # a symlink planted as the lock: not ours to use
+                yield False
+                return
+            raise
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                yield False
+                return
             try:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 yield False
                 return
             try:
                 yield True
             finally:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+                fcntl.flock(fd, fcntl.LOCK_UN)
         finally:
-            handle.close()
+            os.close(fd)
 
 
 def now_ns() -> int:

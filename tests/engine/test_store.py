@@ -120,3 +120,121 @@ def test_concurrent_processes_never_corrupt_the_store(tmp_path: Path) -> None:
     assert all(p.wait(timeout=60) == 0 for p in procs)
     engine = Engine.create(tmp_path)
     IndexStore(tmp_path).load(engine._config_key())  # valid after the race
+
+
+# -- a hostile saved index (issue 11): data, never code; regular files only; ours only --
+
+
+def _entry(payload: bytes, version: int = 2) -> bytes:
+    import hashlib
+
+    return (
+        b"REMETUI-INDEX\n" + version.to_bytes(4, "big") + hashlib.sha256(payload).digest() + payload
+    )
+
+
+class _Boom:
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (os.system, ("touch pwned",))
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_planted_pickle_never_runs(tmp_path: Path, version: int) -> None:
+    import pickle
+
+    write_workspace(tmp_path / "ws", FILES)
+    root = tmp_path / "ws"
+    cold = open_with_store(root)
+    marker = tmp_path / "pwned"
+    store = IndexStore(root)
+    store.path.write_bytes(_entry(pickle.dumps(_Boom()), version))
+    notices: list[str] = []
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        again = open_with_store(root, notices)
+    finally:
+        os.chdir(cwd)
+    assert not marker.exists()
+    assert len(notices) == 1 and "rebuilding" in notices[0]
+    assert again.fingerprint() == cold.fingerprint()
+
+
+def test_well_formed_but_inconsistent_index_is_rebuilt(tmp_path: Path) -> None:
+    import msgspec
+
+    from reme_tui.engine import store as store_module
+
+    write_workspace(tmp_path, FILES)
+    cold = open_with_store(tmp_path)
+    good = store_module._loads(IndexStore(tmp_path).path.read_bytes()[50:])
+    good.keyword_state["doc_len"] = good.keyword_state["doc_len"][:1]  # breaks the CSR
+    IndexStore(tmp_path).path.write_bytes(_entry(store_module._dumps(good)))
+    notices: list[str] = []
+    assert open_with_store(tmp_path, notices).fingerprint() == cold.fingerprint()
+    assert "rebuilding" in notices[0]
+    # Wrong types inside a record are refused by the typed decoder.
+    bad = msgspec.msgpack.encode(["k", 1, [{"path": 5}], {}, {}])
+    IndexStore(tmp_path).path.write_bytes(_entry(bad))
+    notices.clear()
+    assert open_with_store(tmp_path, notices).fingerprint() == cold.fingerprint()
+    assert "unexpected layout" in notices[0]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero", "urandom", "directory"])
+def test_index_that_is_not_a_regular_file_never_hangs(tmp_path: Path, kind: str) -> None:
+    write_workspace(tmp_path, FILES)
+    cold = open_with_store(tmp_path)
+    path = IndexStore(tmp_path).path
+    path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "directory":
+        path.mkdir()
+    else:
+        path.symlink_to(f"/dev/{kind}")
+    notices: list[str] = []
+    engine = Engine.open(tmp_path, store=IndexStore(tmp_path), notice=notices.append)
+    assert engine.fingerprint() == cold.fingerprint()
+    assert "not a regular file" in notices[0]
+
+
+def test_index_of_another_owner_or_writable_by_others_is_ignored(tmp_path: Path) -> None:
+    write_workspace(tmp_path, FILES)
+    open_with_store(tmp_path)
+    path = IndexStore(tmp_path).path
+    path.chmod(0o666)
+    with pytest.raises(StoreInvalid, match="writable by other users"):
+        IndexStore(tmp_path).load("x")
+    path.chmod(0o600)
+    if os.geteuid() == 0:
+        os.chown(path, 4321, 4321)
+        with pytest.raises(StoreInvalid, match="another user"):
+            IndexStore(tmp_path).load("x")
+
+
+def test_cache_dirs_are_private(tmp_path: Path, isolated_user_dirs: Path) -> None:
+    import stat
+
+    write_workspace(tmp_path, FILES)
+    open_with_store(tmp_path)
+    store = IndexStore(tmp_path)
+    assert stat.S_IMODE(store.path.stat().st_mode) == 0o600
+    for directory in (store.directory, store.directory.parent, store.base):
+        assert stat.S_IMODE(directory.stat().st_mode) == 0o700, directory
+
+
+def test_warm_start_rereads_a_file_replaced_with_equal_size_and_mtime(tmp_path: Path) -> None:
+    """cp -p / rsync -t of another workspace: same sizes and mtimes, other content."""
+    write_workspace(tmp_path, {"digest/a.md": memory("alpha budget\n", tags=["old"])})
+    age_files(tmp_path)
+    open_with_store(tmp_path)
+    path = tmp_path / "digest/a.md"
+    st = path.stat()
+    replacement = tmp_path / "digest" / ".a.md.new"
+    replacement.write_text(memory("gamma budget\n", tags=["new"]))
+    assert replacement.stat().st_size == st.st_size
+    os.utime(replacement, ns=(st.st_atime_ns, st.st_mtime_ns))
+    os.replace(replacement, path)
+    warm = open_with_store(tmp_path)
+    assert warm.tags_of("digest/a.md") == ("new",)
