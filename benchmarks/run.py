@@ -3,12 +3,16 @@
 Each size runs in its own subprocess, and peak RSS is taken in yet another one that does
 nothing but open the workspace once, so it is the memory an open index costs. Workspaces are
 generated once under benchmarks/.workspaces/ (git-ignored) and reused.
+
+`--peer` adds a second table measured side by side with the real ReMe (see peer.py), at
+2,000 and 10,000 memories (`--peer-sizes`); `--only peer` runs just that table.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import statistics
@@ -19,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks.generate import COMMON, generate
+from benchmarks.peer import PEER_SIZES, measure_peer
 
 HERE = Path(__file__).parent
 WORKSPACES = HERE / ".workspaces"
@@ -157,7 +162,14 @@ def rank_bm25_ratio(engine, queries: list[str], ours_ms: float) -> dict[str, flo
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)))
+    parser.add_argument("--peer", action="store_true", help="add rows measured beside ReMe")
+    parser.add_argument("--peer-sizes", default=",".join(map(str, PEER_SIZES)))
+    parser.add_argument("--repeats", type=int, default=3, help="runs per median (peer rows)")
+    parser.add_argument(
+        "--only", choices=("engine", "peer"), help="run one table only (engine: the default one)"
+    )
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--one-peer", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--rss", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.rss:
@@ -166,7 +178,43 @@ def main(argv: list[str] | None = None) -> int:
     if args.one:
         print(json.dumps(measure(args.one)))
         return 0
-    sizes = [int(s) for s in args.sizes.split(",") if s]
+    if args.one_peer:
+        print(json.dumps(measure_peer(args.one_peer, args.repeats)))
+        return 0
+    print(load_note(), file=sys.stderr)
+    if args.only != "peer":
+        print_table(engine_results([int(s) for s in args.sizes.split(",") if s]))
+    if args.peer or args.only == "peer":
+        print()
+        print_table(peer_results([int(s) for s in args.peer_sizes.split(",") if s], args.repeats))
+    print(load_note())
+    return 0
+
+
+def load_note() -> str:
+    """How busy the machine was: the figures mean little without it."""
+    one, five, _ = os.getloadavg()
+    return f"machine: {os.cpu_count()} cores, load average {one:.1f} (1 min) {five:.1f} (5 min)"
+
+
+def peer_results(sizes: list[int], repeats: int) -> dict[int, dict[str, float]]:
+    results: dict[int, dict[str, float]] = {}
+    for size in sizes:
+        print(f"measuring {size} memories beside ReMe ...", file=sys.stderr, flush=True)
+        out = subprocess.run(
+            [
+                *(sys.executable, "-m", "benchmarks.run", "--one-peer", str(size)),
+                *("--repeats", str(repeats)),
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        results[size] = json.loads(out.stdout.strip().splitlines()[-1])
+    return results
+
+
+def engine_results(sizes: list[int]) -> dict[int, dict[str, float]]:
     results: dict[int, dict[str, float]] = {}
     for size in sizes:
         print(f"measuring {size} memories ...", file=sys.stderr, flush=True)
@@ -184,8 +232,7 @@ def main(argv: list[str] | None = None) -> int:
             text=True,
         )
         results[size].update(json.loads(rss.stdout.strip().splitlines()[-1]))
-    print_table(results)
-    return 0
+    return results
 
 
 def print_table(results: dict[int, dict[str, float]]) -> None:
