@@ -5,7 +5,9 @@ nothing but open the workspace once, so it is the memory an open index costs. Wo
 generated once under benchmarks/.workspaces/ (git-ignored) and reused.
 
 `--peer` adds a second table measured side by side with the real ReMe (see peer.py), at
-2,000 and 10,000 memories (`--peer-sizes`); `--only peer` runs just that table.
+2,000 and 10,000 memories (`--peer-sizes`); `--terminal` a third, the installed app in a
+real pseudo-terminal (see terminal.py), at 10,000 and 50,000 (`--terminal-sizes`).
+`--only peer` (or `terminal`, `engine`) runs just that table.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pathlib import Path
 
 from benchmarks.generate import COMMON, generate
 from benchmarks.peer import PEER_SIZES, measure_peer
+from benchmarks.terminal import TERMINAL_SIZES, terminal_rows
 
 HERE = Path(__file__).parent
 WORKSPACES = HERE / ".workspaces"
@@ -165,11 +168,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--peer", action="store_true", help="add rows measured beside ReMe")
     parser.add_argument("--peer-sizes", default=",".join(map(str, PEER_SIZES)))
     parser.add_argument("--repeats", type=int, default=3, help="runs per median (peer rows)")
+    parser.add_argument("--terminal", action="store_true", help="add the real-terminal app rows")
+    parser.add_argument("--terminal-sizes", default=",".join(map(str, TERMINAL_SIZES)))
     parser.add_argument(
-        "--only", choices=("engine", "peer"), help="run one table only (engine: the default one)"
+        "--only",
+        choices=("engine", "peer", "terminal"),
+        help="run one table only (engine: the default one)",
     )
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--one-peer", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--one-terminal", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--rss", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.rss:
@@ -181,14 +189,26 @@ def main(argv: list[str] | None = None) -> int:
     if args.one_peer:
         print(json.dumps(measure_peer(args.one_peer, args.repeats)))
         return 0
+    if args.one_terminal:
+        root = generate(WORKSPACES / f"ws-{args.one_terminal}", args.one_terminal)
+        print(json.dumps(terminal_rows(root, args.one_terminal, args.repeats)))
+        return 0
     print(load_note(), file=sys.stderr)
-    if args.only != "peer":
-        print_table(engine_results([int(s) for s in args.sizes.split(",") if s]))
-    if args.peer or args.only == "peer":
+    if args.only in (None, "engine"):
+        print_table(engine_results(_sizes(args.sizes)))
+    if args.only == "peer" or (args.peer and args.only is None):
         print()
-        print_table(peer_results([int(s) for s in args.peer_sizes.split(",") if s], args.repeats))
+        print_table(each_size("--one-peer", _sizes(args.peer_sizes), args.repeats, "beside ReMe"))
+    if args.only == "terminal" or (args.terminal and args.only is None):
+        print()
+        sizes = _sizes(args.terminal_sizes)
+        print_table(each_size("--one-terminal", sizes, args.repeats, "in a real terminal"))
     print(load_note())
     return 0
+
+
+def _sizes(text: str) -> list[int]:
+    return [int(s) for s in text.split(",") if s]
 
 
 def load_note() -> str:
@@ -197,13 +217,14 @@ def load_note() -> str:
     return f"machine: {os.cpu_count()} cores, load average {one:.1f} (1 min) {five:.1f} (5 min)"
 
 
-def peer_results(sizes: list[int], repeats: int) -> dict[int, dict[str, float]]:
+def each_size(flag: str, sizes: list[int], repeats: int, what: str) -> dict[int, dict[str, float]]:
+    """One subprocess per size, running `benchmarks.run <flag> SIZE`."""
     results: dict[int, dict[str, float]] = {}
     for size in sizes:
-        print(f"measuring {size} memories beside ReMe ...", file=sys.stderr, flush=True)
+        print(f"measuring {size} memories {what} ...", file=sys.stderr, flush=True)
         out = subprocess.run(
             [
-                *(sys.executable, "-m", "benchmarks.run", "--one-peer", str(size)),
+                *(sys.executable, "-m", "benchmarks.run", flag, str(size)),
                 *("--repeats", str(repeats)),
             ],
             check=True,
