@@ -60,7 +60,7 @@ def reference_python() -> Path:
 
 
 def _run_json(argv: list[str], cwd: Path | None = None) -> dict[str, Any]:
-    out = subprocess.run(argv, check=True, capture_output=True, text=True, cwd=cwd)
+    out = subprocess.run(argv, check=True, stdout=subprocess.PIPE, text=True, cwd=cwd)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -102,15 +102,16 @@ def _top_tags(root: Path, count: int = 2) -> list[str]:
 
 def our_queries(root: Path, texts: list[str], tags: list[str]) -> dict[str, Any]:
     from reme_tui.engine import Engine
+    from reme_tui.engine.filters import Filters
     from reme_tui.engine.search import SearchQuery
 
     engine = Engine.open(root)
     out: dict[str, Any] = {}
-    for label, extra in (("no filter", ()), ("tag filter", tuple(tags))):
+    for label, extra in (("no filter", Filters()), ("tag filter", Filters(tags=tuple(tags)))):
         times, hits = [], []
         for text in texts:
             start = time.perf_counter()
-            response = engine.search(SearchQuery(text=text, tags=extra))
+            response = engine.search(SearchQuery(text=text, filters=extra))
             times.append((time.perf_counter() - start) * 1000)
             hits.append([h.path for h in response.hits])
         out[label] = {"p50 (ms)": statistics.median(times), "hits": hits}

@@ -228,7 +228,7 @@ def each_size(flag: str, sizes: list[int], repeats: int, what: str) -> dict[int,
                 *("--repeats", str(repeats)),
             ],
             check=True,
-            capture_output=True,
+            stdout=subprocess.PIPE,  # stderr passes through: progress and failures show
             text=True,
         )
         results[size] = json.loads(out.stdout.strip().splitlines()[-1])
