@@ -92,13 +92,6 @@ class Delta:
     def is_empty(self) -> bool:
         return not (self.added or self.changed or self.removed)
 
-    def merge(self, other: Delta) -> None:
-        self.added.extend(other.added)
-        self.changed.extend(other.changed)
-        self.removed.extend(other.removed)
-        self.tags_moved |= other.tags_moved
-        self.workspace_missing = self.workspace_missing or other.workspace_missing
-
 
 def _stat_key(memory: Memory) -> tuple[int, int, int, int]:
     return (memory.size, memory.mtime_ns, memory.ino, memory.ctime_ns)
@@ -352,13 +345,6 @@ class Engine:
         self._dated = []
         self._undated = set()
         self._semantic.reset()
-
-    def _load(self, item: FoundFile) -> tuple[Memory | None, Diagnostic | None]:
-        try:
-            raw = read_file(item.abs_path, item.rel, self.config.max_file_bytes)
-        except ReadFailure as failure:
-            return None, failure.diagnostic
-        return parse_memory(item.rel, raw, tag_field=self.config.tag_field), None
 
     # -- incremental updates -----------------------------------------------
 

@@ -13,7 +13,8 @@ Semantics follow reme-ai 0.4.2.0 (`reme/components/keyword_index/bm25_index.py`)
 * only documents with a score > 0 are returned (with this idf, that is every
   document containing at least one query term).
 
-Unlike the reference, scores are float64 and ties are broken by key (path, then
+Scores are computed in float32 exactly as the reference does (see ``_scores``) and
+handed out as Python floats; unlike the reference, ties are broken by key (path, then
 start line), so results are deterministic.
 
 Layout. Every indexed version of a document gets a fresh integer *slot*. Each

@@ -131,9 +131,6 @@ class LinkGraph:
             if node in graph and not graph.nodes[node]["memory"] and not graph.pred[node]:
                 graph.remove_node(node)
 
-    def is_memory(self, path: str) -> bool:
-        return path in self._graph and bool(self._graph.nodes[path]["memory"])
-
     def outlinks(self, path: str) -> list[Edge]:
         """Edges to indexed memories, in order of first appearance in the file."""
         if path not in self._graph:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -69,4 +69,3 @@ class Memory:
     # ctime, so it is read again instead of trusted.
     ino: int = 0
     ctime_ns: int = 0
-    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)

@@ -34,6 +34,7 @@ from reme_tui.config import (
 )
 from reme_tui.engine.core import Delta, Engine, EngineConfig, WorkspaceError
 from reme_tui.engine.loader import start_pool_helpers
+from reme_tui.engine.watch import awatch_batches
 from reme_tui.engine.workspace import PathOutsideWorkspace
 from reme_tui.ui.commands import Command, RemeCommands
 from reme_tui.ui.keys import KeyRow, display_keys, key_table, unknown_keymap_ids
@@ -43,7 +44,6 @@ from reme_tui.ui.screens.help import HelpScreen
 from reme_tui.ui.screens.main import MainScreen
 from reme_tui.ui.semantic_progress import start_semantic
 from reme_tui.ui.themes import BUNDLED_THEMES_DIR, load_themes
-from reme_tui.ui.watcher import watch_changes
 from reme_tui.ui.widgets.tag_sidebar import TagSidebar
 
 _LINE_EDITORS = {"vi", "vim", "nvim", "nano", "emacs", "micro", "hx", "kak", "helix", "joe"}
@@ -176,8 +176,8 @@ class RemeApp(App[None]):
         """Live updates: apply each batch of file changes and tell the screen."""
         pending: list[str] = []
         all_markdown = self.engine.config.all_markdown
-        async for batch in watch_changes(
-            self.engine.root, self.watch_stop, all_markdown=all_markdown
+        async for batch in awatch_batches(
+            self.engine.root, stop_event=self.watch_stop, all_markdown=all_markdown
         ):
             pending.extend(batch)
             if not self.engine.is_built:
