@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from .codes import Code
 from .frontmatter import quote_scalar
 from .records import Diagnostic
 from .tags import MAX_TAGS_PER_FILE
@@ -51,18 +52,18 @@ SHORT_LABELS = {
     "no-tags": "untagged",
 }
 _KIND_OF_CODE = {
-    "yaml-invalid": "frontmatter-voided",
-    "frontmatter-not-mapping": "frontmatter-voided",
-    "frontmatter-bad-key": "frontmatter-voided",
-    "name-not-string": "frontmatter-voided",
-    "description-not-string": "frontmatter-voided",
-    "bom": "frontmatter-voided",
-    "tags-not-list": "tags-not-list",
-    "tag-invalid": "tag-dropped",
-    "tag-too-long": "tag-dropped",
-    "tag-over-limit": "tag-past-third",
-    "link-dangling": "link-dangling",
-    "no-tags": "no-tags",
+    Code.YAML_INVALID: "frontmatter-voided",
+    Code.FRONTMATTER_NOT_MAPPING: "frontmatter-voided",
+    Code.FRONTMATTER_BAD_KEY: "frontmatter-voided",
+    Code.NAME_NOT_STRING: "frontmatter-voided",
+    Code.DESCRIPTION_NOT_STRING: "frontmatter-voided",
+    Code.BOM: "frontmatter-voided",
+    Code.TAGS_NOT_LIST: "tags-not-list",
+    Code.TAG_INVALID: "tag-dropped",
+    Code.TAG_TOO_LONG: "tag-dropped",
+    Code.TAG_OVER_LIMIT: "tag-past-third",
+    Code.LINK_DANGLING: "link-dangling",
+    Code.NO_TAGS: "no-tags",
 }
 SAFE_FIX_KINDS = frozenset({"tags-not-list", "tag-dropped"})
 
@@ -175,29 +176,29 @@ def _quote_value_fix(source_line: str) -> str | None:
 
 def _suggest(diag: Diagnostic, source_line: str, by_name: dict[str, list[str]]) -> str | None:
     code = diag.code
-    if code in ("name-not-string", "description-not-string"):
+    if code in (Code.NAME_NOT_STRING, Code.DESCRIPTION_NOT_STRING):
         fixed = _quote_value_fix(source_line)
         return f"quote it: {fixed}" if fixed else "quote the value"
-    if code == "yaml-invalid":
+    if code == Code.YAML_INVALID:
         return f"fix the YAML near line {diag.line}" if diag.line else "fix the YAML"
-    if code == "bom":
+    if code == Code.BOM:
         return "save the file without the byte-order mark"
-    if code in ("frontmatter-not-mapping", "frontmatter-bad-key"):
+    if code in (Code.FRONTMATTER_NOT_MAPPING, Code.FRONTMATTER_BAD_KEY):
         return "make the frontmatter a mapping of text keys"
-    if code == "tags-not-list":
+    if code == Code.TAGS_NOT_LIST:
         key, _, rest = source_line.partition(":")
         value = rest.split(" #", 1)[0].strip()
         return f"make it a list: {key}: [{value}]" if value else "make it a list"
-    if code in ("tag-invalid", "tag-too-long"):
+    if code in (Code.TAG_INVALID, Code.TAG_TOO_LONG):
         return "remove the tag (ReMe never indexes it)"
-    if code == "tag-over-limit":
+    if code == Code.TAG_OVER_LIMIT:
         return f"keep at most {MAX_TAGS_PER_FILE} tags: put the ones that matter first"
-    if code == "link-dangling":
+    if code == Code.LINK_DANGLING:
         target = diag.message.split("]]", 1)[0].removeprefix("[[")
         matches = by_name.get(PurePosixPath(target).name.casefold(), [])
         if len(matches) == 1:
             return f"link to [[{matches[0]}]]"
         return "create that memory or correct the link"
-    if code == "no-tags":
+    if code == Code.NO_TAGS:
         return "add memory_tags: [...]"
     return None

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from . import writes
+from .codes import Code
 from .dates import date_bound
 from .document import (
     DEFAULT_MAX_FILE_BYTES,
@@ -744,7 +745,7 @@ class Engine:
                             Diagnostic(
                                 path,
                                 link.line,
-                                "link-dangling",
+                                Code.LINK_DANGLING,
                                 f"[[{link.target}]] does not name a memory in this workspace",
                             )
                         )

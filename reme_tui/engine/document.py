@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from .chunking import chunk_body, split_frontmatter
+from .codes import Code
 from .fileio import FileTooLarge, read_regular
 from .links import parse_links
 from .records import Diagnostic, Memory
@@ -33,13 +34,14 @@ _BINARY_SNIFF_BYTES = 8192
 
 _VOIDING_CODES = frozenset(
     {
-        "yaml-invalid",
-        "frontmatter-not-mapping",
-        "frontmatter-bad-key",
-        "name-not-string",
-        "description-not-string",
+        Code.YAML_INVALID,
+        Code.FRONTMATTER_NOT_MAPPING,
+        Code.FRONTMATTER_BAD_KEY,
+        Code.NAME_NOT_STRING,
+        Code.DESCRIPTION_NOT_STRING,
     }
 )
+_NOT_STRING = {"name": Code.NAME_NOT_STRING, "description": Code.DESCRIPTION_NOT_STRING}
 
 _TAG_REASONS = {
     "type": "is not a string or integer",
@@ -84,21 +86,20 @@ def read_file(
             Diagnostic(
                 rel,
                 None,
-                "too-large",
+                Code.TOO_LARGE,
                 f"file is {exc.size / 1_048_576:.1f} MB, over the "
                 f"{max_bytes / 1_048_576:.0f} MB limit; not indexed",
-                "error",
             )
         ) from None
     except FileNotFoundError:
         raise ReadFailure(
-            Diagnostic(rel, None, "vanished", "file disappeared while it was being read", "error")
+            Diagnostic(rel, None, Code.VANISHED, "file disappeared while it was being read")
         ) from None
     except IsADirectoryError:
-        raise ReadFailure(Diagnostic(rel, None, "unreadable", "is a directory", "error")) from None
+        raise ReadFailure(Diagnostic(rel, None, Code.UNREADABLE, "is a directory")) from None
     except OSError as exc:
         raise ReadFailure(
-            Diagnostic(rel, None, "unreadable", f"cannot read: {exc.strerror or exc}", "error")
+            Diagnostic(rel, None, Code.UNREADABLE, f"cannot read: {exc.strerror or exc}")
         ) from None
     return RawFile(
         data=data, size=len(data), mtime_ns=st.st_mtime_ns, ino=st.st_ino, ctime_ns=st.st_ctime_ns
@@ -132,7 +133,9 @@ def parse_memory(
     text, bad_offset = decode_text(raw.data)
     if b"\x00" in raw.data[:_BINARY_SNIFF_BYTES]:
         diagnostics.append(
-            Diagnostic(rel, None, "binary", "looks like a binary file (NUL bytes); indexed as text")
+            Diagnostic(
+                rel, None, Code.BINARY, "looks like a binary file (NUL bytes); indexed as text"
+            )
         )
     elif bad_offset is not None:
         line = raw.data.count(b"\n", 0, bad_offset) + 1
@@ -140,12 +143,12 @@ def parse_memory(
             Diagnostic(
                 rel,
                 line,
-                "invalid-utf8",
+                Code.INVALID_UTF8,
                 f"invalid UTF-8 at byte {bad_offset}; indexed with replacement characters",
             )
         )
     if not text.strip():
-        diagnostics.append(Diagnostic(rel, None, "empty", "file is empty", "info"))
+        diagnostics.append(Diagnostic(rel, None, Code.EMPTY, "file is empty"))
 
     yaml_text, body, body_first_line = split_frontmatter(text)
     frontmatter, fm_diagnostics = _load_frontmatter(rel, yaml_text)
@@ -155,7 +158,7 @@ def parse_memory(
             Diagnostic(
                 rel,
                 1,
-                "bom",
+                Code.BOM,
                 "file starts with a byte-order mark, so ReMe does not see its frontmatter",
             )
         )
@@ -166,9 +169,7 @@ def parse_memory(
     voided = any(d.code in _VOIDING_CODES for d in diagnostics)
     if not tags and not tag_diagnostics and not voided:
         diagnostics.append(
-            Diagnostic(
-                rel, None, "no-tags", "memory has no tags, so tag filters never find it", "info"
-            )
+            Diagnostic(rel, None, Code.NO_TAGS, "memory has no tags, so tag filters never find it")
         )
     chunks = tuple(chunk_body(rel, body, body_first_line))
     links = tuple(parse_links(body, body_first_line))
@@ -208,7 +209,7 @@ def _load_frontmatter(rel: str, yaml_text: str | None) -> tuple[dict[str, Any], 
             Diagnostic(
                 rel,
                 line,
-                "yaml-invalid",
+                Code.YAML_INVALID,
                 f"frontmatter is not valid YAML ({problem}); ReMe ignores all of it, tags included",
             )
         ]
@@ -217,7 +218,7 @@ def _load_frontmatter(rel: str, yaml_text: str | None) -> tuple[dict[str, Any], 
             Diagnostic(
                 rel,
                 2,
-                "frontmatter-not-mapping",
+                Code.FRONTMATTER_NOT_MAPPING,
                 f"frontmatter is a {type(data).__name__}, not a mapping; ReMe ignores it",
             )
         ]
@@ -227,17 +228,17 @@ def _load_frontmatter(rel: str, yaml_text: str | None) -> tuple[dict[str, Any], 
             Diagnostic(
                 rel,
                 _key_line(yaml_text, str(bad)),
-                "frontmatter-bad-key",
+                Code.FRONTMATTER_BAD_KEY,
                 f"frontmatter key {bad!r} is not a string; ReMe ignores the whole frontmatter",
             )
         ]
-    for field in ("name", "description"):
+    for field in _NOT_STRING:
         if field in data and not isinstance(data[field], str):
             return {}, [
                 Diagnostic(
                     rel,
                     _key_line(yaml_text, field),
-                    f"{field}-not-string",
+                    _NOT_STRING[field],
                     f"`{field}` is {_describe_value(data[field])}, not a string, so ReMe ignores "
                     "the whole frontmatter, tags included; quote it to fix",
                 )
@@ -287,7 +288,7 @@ def _extract_tags(
                 Diagnostic(
                     rel,
                     line,
-                    "tags-not-list",
+                    Code.TAGS_NOT_LIST,
                     f"`{field}` is a {type(value).__name__} ({value!r}), not a list, so ReMe reads "
                     "no tags; write it as a list",
                 )
@@ -300,7 +301,7 @@ def _extract_tags(
         verdict = judge_tag(item)
         if verdict.canonical is None:
             reason = _TAG_REASONS.get(verdict.reason or "", "is invalid")
-            code = "tag-too-long" if verdict.reason == "too-long" else "tag-invalid"
+            code = Code.TAG_TOO_LONG if verdict.reason == "too-long" else Code.TAG_INVALID
             diagnostics.append(Diagnostic(rel, line, code, f"tag {item!r} {reason}; dropped"))
             continue
         if verdict.canonical in tags:
@@ -308,9 +309,8 @@ def _extract_tags(
                 Diagnostic(
                     rel,
                     line,
-                    "tag-duplicate",
+                    Code.TAG_DUPLICATE,
                     f"tag {item!r} repeats {verdict.canonical!r} after normalization; dropped",
-                    "info",
                 )
             )
             continue
@@ -319,7 +319,7 @@ def _extract_tags(
                 Diagnostic(
                     rel,
                     line,
-                    "tag-over-limit",
+                    Code.TAG_OVER_LIMIT,
                     f"tag {item!r} is past the first {MAX_TAGS_PER_FILE}; ReMe ignores it",
                 )
             )

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from .codes import Code
 from .fileio import ConflictError, FileStamp, read_memory, rewrite_memory
 from .frontmatter import (
     EditError,
@@ -62,12 +63,12 @@ if TYPE_CHECKING:
 # Memories whose raw tag list may name a tag the index does not show for them.
 _HIDDEN_TAG_CODES = frozenset(
     {
-        "tag-over-limit",
-        "tag-duplicate",
-        "name-not-string",
-        "description-not-string",
-        "frontmatter-bad-key",
-        "bom",
+        Code.TAG_OVER_LIMIT,
+        Code.TAG_DUPLICATE,
+        Code.NAME_NOT_STRING,
+        Code.DESCRIPTION_NOT_STRING,
+        Code.FRONTMATTER_BAD_KEY,
+        Code.BOM,
     }
 )
 

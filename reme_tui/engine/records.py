@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .codes import Code, Severity
+
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
@@ -12,9 +14,12 @@ class Diagnostic:
 
     path: str
     line: int | None
-    code: str
+    code: Code
     message: str
-    severity: str = "warning"  # "warning" | "error"
+
+    @property
+    def severity(self) -> Severity:
+        return Code(self.code).severity
 
     def to_json(self) -> dict[str, Any]:
         return {

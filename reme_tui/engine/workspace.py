@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from .codes import Code
 from .records import Diagnostic
 
 MEMORY_ROOTS: tuple[str, ...] = ("daily", "digest")
@@ -145,9 +146,8 @@ def _walk(
             Diagnostic(
                 dir_rel or ".",
                 None,
-                "unreadable-dir",
+                Code.UNREADABLE_DIR,
                 f"cannot open directory: {exc.strerror}",
-                "error",
             )
         )
         return
@@ -157,7 +157,7 @@ def _walk(
             Diagnostic(
                 dir_rel,
                 None,
-                "symlink-loop",
+                Code.SYMLINK_LOOP,
                 "symlink loop: this directory links back to one of its parents; not followed",
             )
         )
@@ -173,9 +173,8 @@ def _walk(
             Diagnostic(
                 dir_rel or ".",
                 None,
-                "unreadable-dir",
+                Code.UNREADABLE_DIR,
                 f"cannot list directory: {exc.strerror}",
-                "error",
             )
         )
         return
@@ -189,21 +188,21 @@ def _walk(
                         Diagnostic(
                             rel,
                             None,
-                            "symlink-outside",
+                            Code.SYMLINK_OUTSIDE,
                             "symlink points outside the workspace; not followed",
                         )
                     )
                 elif _is_loop(entry.path):
-                    report(Diagnostic(rel, None, "symlink-loop", "symlink loop; not followed"))
+                    report(Diagnostic(rel, None, Code.SYMLINK_LOOP, "symlink loop; not followed"))
                 continue
             mode = os.stat(entry.path).st_mode
         except FileNotFoundError:
             continue
         except OSError as exc:
             if getattr(exc, "errno", None) == 40:  # ELOOP
-                report(Diagnostic(rel, None, "symlink-loop", "symlink loop; not followed"))
+                report(Diagnostic(rel, None, Code.SYMLINK_LOOP, "symlink loop; not followed"))
             else:
-                report(Diagnostic(rel, None, "unreadable", f"cannot stat: {exc.strerror}", "error"))
+                report(Diagnostic(rel, None, Code.UNREADABLE, f"cannot stat: {exc.strerror}"))
             continue
         if _stat.S_ISDIR(mode):
             yield from _walk(root_real, entry.path, rel, all_markdown, ancestors, report)

@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Input, Markdown, ProgressBar, Sparkline
 from textual.widgets.markdown import MarkdownBlock
 
 from reme_tui.config import Settings, load_settings
+from reme_tui.engine.codes import Code
 from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
 from reme_tui.ui.screens.help import HelpScreen
 from reme_tui.ui.screens.main import MainScreen
@@ -350,7 +351,13 @@ async def test_diagnostics_count_opens_the_list_and_enter_opens_a_file(
         assert isinstance(app.screen, DiagnosticsScreen)
         table = app.screen.query_one(DataTable)
         assert table.row_count == 2
-        await pilot.press("j", "enter")
+        await pilot.press("j")
+        await pilot.pause()
+        chosen = Code(app.screen.diagnostics[1].code)
+        assert label_text(app.screen, "#diagnostics-explanation") == (
+            f"{chosen}: {chosen.explanation}"
+        )
+        await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
         assert app.main_screen.query_one(Preview).path == "digest/broken.md"

@@ -1,0 +1,114 @@
+"""Every diagnostic code, with its severity and a one-line explanation.
+
+The engine reports per-file problems as ``Diagnostic(path, line, code, message)``; the
+code decides the severity (``Diagnostic.severity``), the ReMe-compatibility report groups
+codes into kinds (``compat.py``), and the diagnostics screen and the README's table
+(checked by ``tests/engine/test_codes.py``; print it with ``python -m
+reme_tui.engine.codes``) show the explanations given here.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Severity(StrEnum):
+    ERROR = "error"  # the file could not be read (or only partly): it is not indexed
+    WARNING = "warning"  # indexed, but ReMe drops or misreads something in it
+    INFO = "info"  # worth knowing; nothing is lost
+
+
+class Code(StrEnum):
+    """A diagnostic code: its value is the stable string shown in JSON and the CLI."""
+
+    severity: Severity
+    explanation: str
+
+    def __new__(cls, value: str, severity: Severity, explanation: str) -> Code:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.severity = severity
+        member.explanation = explanation
+        return member
+
+    # reading the file
+    TOO_LARGE = ("too-large", Severity.ERROR, "over the size limit (20 MB); skipped")
+    VANISHED = ("vanished", Severity.ERROR, "deleted or replaced while it was being read")
+    UNREADABLE = ("unreadable", Severity.ERROR, "cannot be opened, read or stat-ed; skipped")
+    UNREADABLE_DIR = (
+        "unreadable-dir",
+        Severity.ERROR,
+        "a directory that cannot be listed; the memories in it are missing",
+    )
+    SYMLINK_LOOP = ("symlink-loop", Severity.WARNING, "a symlink that loops; not followed")
+    SYMLINK_OUTSIDE = (
+        "symlink-outside",
+        Severity.WARNING,
+        "a symlink that leads outside the workspace; not followed",
+    )
+    BINARY = ("binary", Severity.WARNING, "NUL bytes: probably not text, indexed as text anyway")
+    INVALID_UTF8 = (
+        "invalid-utf8",
+        Severity.WARNING,
+        "not valid UTF-8; indexed with replacement characters, as ReMe does",
+    )
+    EMPTY = ("empty", Severity.INFO, "the file is empty")
+    # frontmatter ReMe ignores as a whole (tags included)
+    BOM = ("bom", Severity.WARNING, "starts with a byte-order mark, so ReMe sees no frontmatter")
+    YAML_INVALID = ("yaml-invalid", Severity.WARNING, "the frontmatter is not valid YAML")
+    FRONTMATTER_NOT_MAPPING = (
+        "frontmatter-not-mapping",
+        Severity.WARNING,
+        "the frontmatter is a list or a scalar, not a mapping",
+    )
+    FRONTMATTER_BAD_KEY = (
+        "frontmatter-bad-key",
+        Severity.WARNING,
+        "a frontmatter key is not a string (a date or a number)",
+    )
+    NAME_NOT_STRING = ("name-not-string", Severity.WARNING, "`name` is not a string; quote it")
+    DESCRIPTION_NOT_STRING = (
+        "description-not-string",
+        Severity.WARNING,
+        "`description` is not a string; quote it",
+    )
+    # tags
+    TAGS_NOT_LIST = (
+        "tags-not-list",
+        Severity.WARNING,
+        "the tag entry is a scalar, not a list, so ReMe reads no tag from it",
+    )
+    TAG_INVALID = (
+        "tag-invalid",
+        Severity.WARNING,
+        "a tag item that is empty, not text, or has no letter or digit; dropped",
+    )
+    TAG_TOO_LONG = ("tag-too-long", Severity.WARNING, "a tag over 64 characters; dropped")
+    TAG_OVER_LIMIT = (
+        "tag-over-limit",
+        Severity.WARNING,
+        "a tag past the first three distinct ones; ReMe ignores it",
+    )
+    TAG_DUPLICATE = (
+        "tag-duplicate",
+        Severity.INFO,
+        "a tag that repeats an earlier one after normalization",
+    )
+    NO_TAGS = ("no-tags", Severity.INFO, "no tags, so tag filters never find this memory")
+    # links
+    LINK_DANGLING = (
+        "link-dangling",
+        Severity.WARNING,
+        "a wikilink whose target is not a memory in this workspace",
+    )
+
+
+def markdown_table() -> str:
+    """The README's table of codes (one row per code, in declaration order)."""
+    rows = ["| Code | Severity | Meaning |", "| --- | --- | --- |"]
+    rows += [f"| `{code}` | {code.severity} | {code.explanation} |" for code in Code]
+    return "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":
+    print(markdown_table(), end="")
