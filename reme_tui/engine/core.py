@@ -51,6 +51,7 @@ from .search import (
 )
 from .semantic import STATE_KEY, Semantic, SemanticStatus, SimilarMemory, try_load_model
 from .store import IndexStore, Snapshot, StoreInvalid, code_fingerprint, now_ns
+from .symlinks import LinkMap
 from .tags import DEFAULT_TAG_FIELD, Order, OrderBy, TagError, TagIndex, normalize_query_tags
 from .tokenize import tokenize
 from .vectors import Embedder
@@ -140,6 +141,7 @@ class Engine:
         self.config = config or EngineConfig()
         self._lock = threading.RLock()
         self._write_lock = threading.Lock()
+        self._symlinks = LinkMap(root)
         self._root_real = os.path.realpath(root)
         self._memories: dict[str, Memory] = {}
         self._failures: dict[str, Diagnostic] = {}
@@ -244,8 +246,14 @@ class Engine:
     def _scan_all(self) -> tuple[list[FoundFile], list[Diagnostic]]:
         """Every memory on disk now, and what the scan could not follow or read."""
         diagnostics: list[Diagnostic] = []
+        self._symlinks.clear()
         found = list(
-            scan(self.root, all_markdown=self.config.all_markdown, on_diagnostic=diagnostics.append)
+            scan(
+                self.root,
+                all_markdown=self.config.all_markdown,
+                on_diagnostic=diagnostics.append,
+                on_symlink=self._symlinks.record,
+            )
         )
         return found, diagnostics
 
@@ -396,14 +404,13 @@ class Engine:
                 return
             gone: set[str] = set()
             rescanned: dict[str, set[str]] = {}
-            for change in dict.fromkeys(changes):
-                try:
-                    rel = to_relative(self.root, change)
-                except PathOutsideWorkspace:
-                    continue
+            for rel in self._with_symlinks(changes):
                 abs_path = self.root / rel if rel else self.root
-                if not rel or (abs_path.is_dir() and not abs_path.is_symlink()):
-                    rescanned[rel] = self._rescan_dir(rel, delta)
+                if not rel or abs_path.is_dir():
+                    if abs_path.is_symlink() and not resolves_inside(self._root_real, abs_path):
+                        gone.add(rel)  # a symlinked directory leading outside: not followed
+                    else:
+                        rescanned[rel] = self._rescan_dir(rel, delta)
                 elif is_memory_path(rel, all_markdown=self.config.all_markdown) and (
                     abs_path.is_file()
                 ):
@@ -416,9 +423,28 @@ class Engine:
                     gone.add(rel)
             self._forget_under(gone, rescanned, delta)
 
+    def _with_symlinks(self, changes: Iterable[str | os.PathLike[str]]) -> list[str]:
+        """The changed paths (relative, inside), then every symlink whose target they
+        touch: the watcher reports the target, a cold build would see the link change."""
+        out: dict[str, None] = {}
+        for change in changes:
+            try:
+                out[to_relative(self.root, change)] = None
+            except PathOutsideWorkspace:
+                continue
+        for rel in list(out):
+            for link in sorted(self._symlinks.affected(rel)):
+                out.setdefault(link, None)
+        return list(out)
+
     def _rescan_dir(self, rel: str, delta: Delta) -> set[str]:
         seen: set[str] = set()
-        for item in scan(self.root, start=rel, all_markdown=self.config.all_markdown):
+        for item in scan(
+            self.root,
+            start=rel,
+            all_markdown=self.config.all_markdown,
+            on_symlink=self._symlinks.record,
+        ):
             seen.add(item.rel)
             self._refresh_file(item, delta)
         return seen
@@ -615,7 +641,12 @@ class Engine:
         from .document import decode_text
 
         rel = to_relative(self.root, path)
-        raw = read_file(self.resolve(rel), rel, self.config.max_file_bytes, inside=self._root_real)
+        try:
+            real = self.resolve(rel)
+        except PathOutsideWorkspace:
+            message = "resolves outside the workspace; not read"
+            raise ReadFailure(Diagnostic(rel, None, "symlink-outside", message)) from None
+        raw = read_file(real, rel, self.config.max_file_bytes, inside=self._root_real)
         return decode_text(raw.data)[0]
 
     def resolve(self, path: str | os.PathLike[str]) -> Path:

@@ -107,6 +107,7 @@ def resolves_inside(root_real: str, path: str | os.PathLike[str]) -> bool:
 
 
 DiagnosticSink = Callable[[Diagnostic], None]
+SymlinkSink = Callable[[str, str], None]
 
 
 def scan(
@@ -115,18 +116,39 @@ def scan(
     start: str = "",
     all_markdown: bool = False,
     on_diagnostic: DiagnosticSink | None = None,
+    on_symlink: SymlinkSink | None = None,
 ) -> Iterator[FoundFile]:
     """Yield every memory under `root` (or under the relative directory `start`).
 
     Never follows a symlink that resolves outside the workspace; detects symlink loops;
     unreadable directories and vanished entries become diagnostics, never exceptions.
+    ``on_symlink(rel, abs_path)`` hears of every symlink met, followed or not. A scan
+    from ``start`` sees exactly what a full scan sees under it (same loop detection).
     """
     report = on_diagnostic or (lambda _d: None)
+    links = on_symlink or (lambda _rel, _abs: None)
     root_real = os.path.realpath(root)
     tops = [start] if start else ([""] if all_markdown else list(MEMORY_ROOTS))
     for top in tops:
         top_abs = os.path.join(root, top) if top else os.fspath(root)
-        yield from _walk(root_real, top_abs, top, all_markdown, set(), report)
+        ancestors = _ancestors(root, top, all_markdown)
+        yield from _walk(root_real, top_abs, top, all_markdown, ancestors, report, links)
+
+
+def _ancestors(root: Path, top: str, all_markdown: bool) -> set[tuple[int, int]]:
+    """Identities of the directories a full scan passes through before reaching ``top``."""
+    if not top:
+        return set()
+    parts = top.split("/")
+    prefixes = ([""] if all_markdown else []) + ["/".join(parts[:n]) for n in range(1, len(parts))]
+    out: set[tuple[int, int]] = set()
+    for prefix in prefixes:
+        try:
+            st = os.stat(os.path.join(root, prefix) if prefix else root)
+        except OSError:
+            continue
+        out.add((st.st_dev, st.st_ino))
+    return out
 
 
 def _walk(
@@ -136,6 +158,7 @@ def _walk(
     all_markdown: bool,
     ancestors: set[tuple[int, int]],
     report: DiagnosticSink,
+    links: SymlinkSink,
 ) -> Iterator[FoundFile]:
     try:
         st = os.stat(dir_abs)
@@ -182,6 +205,8 @@ def _walk(
         rel = f"{dir_rel}/{entry.name}" if dir_rel else entry.name
         try:
             is_link = entry.is_symlink()
+            if is_link:
+                links(rel, entry.path)
             if is_link and not resolves_inside(root_real, entry.path):
                 if os.path.lexists(entry.path) and not _is_broken_or_loop(entry.path):
                     report(
@@ -205,7 +230,7 @@ def _walk(
                 report(Diagnostic(rel, None, Code.UNREADABLE, f"cannot stat: {exc.strerror}"))
             continue
         if _stat.S_ISDIR(mode):
-            yield from _walk(root_real, entry.path, rel, all_markdown, ancestors, report)
+            yield from _walk(root_real, entry.path, rel, all_markdown, ancestors, report, links)
         elif _stat.S_ISREG(mode) and is_memory_path(rel, all_markdown=all_markdown):
             yield FoundFile(rel, entry.path)
 

@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input
 
 from reme_tui.engine.compat import compat_counts, format_counts
+from reme_tui.engine.document import ReadFailure
 from reme_tui.engine.search import SearchError, SearchQuery
 from reme_tui.ui.focus import focus_now
 from reme_tui.ui.history import History, Visit
@@ -383,7 +384,7 @@ class MainScreen(Screen[None]):
         if memory is not None:
             try:
                 text = engine.read_text(path)
-            except OSError:
+            except (OSError, ReadFailure):  # gone, or now a FIFO or a link leading outside
                 memory, text = None, ""
             if memory is not None:
                 markdown = render_markdown(text, memory, lambda p: engine.memory(p) is not None)
