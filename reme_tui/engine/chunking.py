@@ -40,7 +40,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from mistletoe.block_token import (
+from reme_tui.engine.mistletoe_import import preload_core_tokens
+
+preload_core_tokens()  # before mistletoe's package runs its slow punctuation scan
+
+from mistletoe.block_token import (  # noqa: E402
     CodeFence,
     Document,
     Heading,
@@ -50,10 +54,10 @@ from mistletoe.block_token import (
     Table,
     TableRow,
 )
-from mistletoe.markdown_renderer import BlankLine, MarkdownRenderer
+from mistletoe.markdown_renderer import BlankLine, MarkdownRenderer  # noqa: E402
 
-from reme_tui.engine import mistletoe_speedup
-from reme_tui.engine.records import Chunk
+from reme_tui.engine import mistletoe_speedup  # noqa: E402
+from reme_tui.engine.records import Chunk  # noqa: E402
 
 mistletoe_speedup.install()
 

@@ -20,7 +20,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mistletoe import core_tokens, span_token, span_tokenizer
+from reme_tui.engine.mistletoe_import import preload_core_tokens
+
+preload_core_tokens()  # before mistletoe's package runs its slow punctuation scan
+
+from mistletoe import core_tokens, span_token, span_tokenizer  # noqa: E402
 
 _ACTIVE = re.compile(r"[\\*_\[\]!]")
 _original = core_tokens.find_core_tokens
