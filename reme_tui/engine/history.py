@@ -41,6 +41,7 @@ from pathlib import Path
 
 import zstandard
 
+from .tags import normalize_tag
 from .userdata import workspace_data_dir
 
 HISTORY_FILE = "history.sqlite3"
@@ -971,3 +972,53 @@ def tag_churn(entries: Iterable[ChangeEntry]) -> dict[str, dict[str, int]]:
         for tag in entry.tags_removed:
             churn.setdefault(tag, {"added": 0, "removed": 0})["removed"] += 1
     return churn
+
+
+# --------------------------------------------------------------------------- filters
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeFilter:
+    """What the Changes view and ``--changes`` narrow the timeline to."""
+
+    kinds: frozenset[str] = frozenset()
+    tag: str | None = None
+    path_prefix: str | None = None
+    unreviewed: bool = False
+
+    @classmethod
+    def parse(cls, text: str, *, unreviewed: bool = False) -> ChangeFilter:
+        """``kind:modified tag:project_atlas path:digest/``; a bare word is a path prefix."""
+        kinds: set[str] = set()
+        tag = prefix = None
+        for word in text.split():
+            key, sep, value = word.partition(":")
+            if sep and key == "kind":
+                kinds |= {k for k in value.split(",") if k in KINDS}
+            elif sep and key == "tag":
+                tag = value
+            elif sep and key == "path":
+                prefix = value
+            else:
+                prefix = word
+        return cls(frozenset(kinds), tag, prefix, unreviewed)
+
+    def matches(self, entry: ChangeEntry) -> bool:
+        if self.unreviewed and entry.reviewed:
+            return False
+        if self.kinds and entry.kind not in self.kinds:
+            return False
+        if self.path_prefix and not (
+            entry.path.startswith(self.path_prefix)
+            or (entry.old_path or "").startswith(self.path_prefix)
+        ):
+            return False
+        if self.tag:
+            wanted = normalize_tag(self.tag) or self.tag.casefold()
+            if wanted not in entry.tags_before and wanted not in entry.tags_after:
+                return False
+        return True
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.kinds or self.tag or self.path_prefix or self.unreviewed)

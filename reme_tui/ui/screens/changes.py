@@ -1,0 +1,474 @@
+"""The Changes view (key ``c``): what the agent changed, reviewed and reverted here.
+
+A timeline of the change history (engine/history.py), newest first, grouped by day and by
+burst; selecting an entry shows its diff with tag and frontmatter changes called out above
+the body diff. Reading the history and computing diffs run in thread workers; reverts go
+through ``Engine.revert`` (the engine's write path) after a dry-run listing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Input, Label, Static
+
+from reme_tui.engine.change_diff import ChangeDiff, diff_entry
+from reme_tui.engine.history import (
+    Burst,
+    ChangeEntry,
+    ChangeFilter,
+    HistoryError,
+    HistoryStats,
+    bursts,
+    tag_churn,
+)
+from reme_tui.engine.revert import RevertError, RevertPlan, plan_undo, plan_version
+
+if TYPE_CHECKING:
+    from reme_tui.ui.app import RemeApp
+
+_KIND_MARK = {"created": "+", "modified": "~", "deleted": "−", "moved": "→"}
+_KIND_STYLE = {"created": "green", "modified": "yellow", "deleted": "red", "moved": "cyan"}
+_SOURCE_WORDS = {
+    "watch": "agent",
+    "start": "while closed",
+    "edit": "tag edit here",
+    "merge": "merge here",
+    "undo": "undo here",
+    "revert": "revert here",
+}
+# Diffs longer than this many lines are cut in the view (scripts get all of it).
+_MAX_DIFF_LINES = 2000
+
+
+class TimelineLoaded(Message):
+    def __init__(self, groups: list[Burst], stats: HistoryStats, total: int) -> None:
+        super().__init__()
+        self.groups = groups
+        self.stats = stats
+        self.total = total
+
+
+class DiffLoaded(Message):
+    def __init__(self, diff: ChangeDiff) -> None:
+        super().__init__()
+        self.diff = diff
+
+
+class HistoryChanged(Message):
+    """The history recorded something new (live updates, reviews, reverts)."""
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, HistoryChanged)
+
+
+def _when(time_ns: int) -> dt.datetime:
+    return dt.datetime.fromtimestamp(time_ns / 1e9)
+
+
+def format_size(size: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024  # type: ignore[assignment]
+    return f"{size} B"
+
+
+def group_title(group: Burst) -> Text:
+    start, end = _when(group.start_ns), _when(group.end_ns)
+    span = start.strftime("%Y-%m-%d %H:%M")
+    if end.strftime("%H:%M") != start.strftime("%H:%M"):
+        span += f"–{end.strftime('%H:%M')}"
+    count = len(group.entries)
+    who = _SOURCE_WORDS.get(group.source, group.source)
+    text = Text(f"{span}  {who}: {count} change{'s' if count != 1 else ''}", style="bold")
+    if group.label:
+        text.append(f" — {group.label}")
+    if group.undo:
+        text.append(f" (undo: {group.undo})", style="dim")
+    if group.unreviewed:
+        text.append(f"  {group.unreviewed} to review", style="bold yellow")
+    return text
+
+
+def entry_cells(entry: ChangeEntry) -> tuple[Text, Text, Text, Text]:
+    mark = Text("●" if not entry.reviewed else " ", style="yellow")
+    kind = Text(
+        f"{_KIND_MARK[entry.kind]} {entry.kind}", style=_KIND_STYLE.get(entry.kind, "")
+    )
+    where = Text(entry.path)
+    if entry.name:
+        where.append(f"  {entry.name}", style="dim")
+    return mark, kind, where, Text(entry.summary)
+
+
+def diff_view(diff: ChangeDiff) -> Text:
+    """The call-outs (tags, frontmatter) above the body diff."""
+    entry = diff.entry
+    text = Text()
+    text.append(f"{entry.kind} {entry.path}", style="bold")
+    if entry.old_path:
+        text.append(f"  (was {entry.old_path})")
+    text.append(f"\n#{entry.id} · {_when(entry.time_ns):%Y-%m-%d %H:%M:%S}")
+    text.append(f" · {_SOURCE_WORDS.get(entry.source, entry.source)}")
+    if entry.name:
+        text.append(f" · {entry.name}")
+    text.append("\n")
+    if diff.error:
+        text.append(f"\n{diff.error}\n", style="bold red")
+        return text
+    if diff.tags_before != diff.tags_after:
+        text.append("\nTags  ", style="bold")
+        text.append(", ".join(diff.tags_before) or "(none)", style="red")
+        text.append("  →  ")
+        text.append(", ".join(diff.tags_after) or "(none)", style="green")
+        text.append("\n")
+    if diff.fields:
+        text.append("\nFrontmatter\n", style="bold")
+        for change in diff.fields:
+            text.append(f"  {change.key}: ")
+            text.append(change.before if change.before is not None else "(absent)", style="red")
+            text.append(" → ")
+            text.append(change.after if change.after is not None else "(absent)", style="green")
+            text.append("\n")
+    if entry.note:
+        text.append(f"\n{entry.note}\n", style="cyan")
+    text.append("\nBody\n", style="bold")
+    lines = diff.body_diff.splitlines()
+    if not lines:
+        text.append("  (no change to the body)\n", style="dim")
+    for line in lines[:_MAX_DIFF_LINES]:
+        if line.startswith(("+++", "---")):
+            style = "bold"
+        elif line.startswith("+"):
+            style = "green"
+        elif line.startswith("-"):
+            style = "red"
+        elif line.startswith("@@"):
+            style = "cyan"
+        else:
+            style = ""
+        text.append(line + "\n", style=style)
+    if len(lines) > _MAX_DIFF_LINES:
+        text.append(f"… {len(lines) - _MAX_DIFF_LINES} more lines (--changes --json has all)\n")
+    return text
+
+
+def churn_view(entries: list[ChangeEntry]) -> Text:
+    churn = tag_churn(entries)
+    text = Text("Tag churn (added / removed, every recorded change)\n\n", style="bold")
+    if not churn:
+        text.append("No tag was added or removed.\n", style="dim")
+    ordered = sorted(churn.items(), key=lambda kv: (-(kv[1]["added"] + kv[1]["removed"]), kv[0]))
+    for tag, counts in ordered:
+        text.append(f"  {tag:<32}")
+        text.append(f"+{counts['added']:<5}", style="green")
+        text.append(f"−{counts['removed']}\n", style="red")
+    return text
+
+
+class RevertConfirmScreen(ModalScreen[bool]):
+    """The dry run of a revert: every file it will write, restore or remove."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "confirm", "Revert", id="changes.revert_confirm"),
+        Binding("escape,n,q", "cancel", "Cancel", id="changes.revert_cancel"),
+    ]
+
+    def __init__(self, plan: RevertPlan) -> None:
+        super().__init__()
+        self.plan = plan
+
+    def compose(self) -> ComposeResult:
+        count = len(self.plan.steps)
+        with Vertical(id="revert-body"):
+            yield Label(
+                f"{self.plan.label}: {count} file{'s' if count != 1 else ''} — "
+                "y reverts, Esc cancels (refused for any file changed since)",
+                id="revert-title",
+            )
+            with VerticalScroll(id="revert-scroll"):
+                yield Static("\n".join(self.plan.listing()), id="revert-listing")
+            yield Footer()
+
+    def action_confirm(self) -> None:
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+
+class ChangesScreen(Screen[None]):
+    """The timeline on the left, the selected change's diff on the right."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "close", "Close", id="changes.close"),
+        Binding("space", "mark_reviewed", "Reviewed", id="changes.mark"),
+        Binding("M", "mark_all", "All reviewed", id="changes.mark_all"),
+        Binding("u", "toggle_unreviewed", "To review", id="changes.unreviewed"),
+        Binding("slash", "focus_filter", "Filter", id="changes.filter"),
+        Binding("r", "revert", "Revert", id="changes.revert"),
+        Binding("R", "revert_group", "Revert group", id="changes.revert_group"),
+        Binding("v", "restore_version", "This version", id="changes.version"),
+        Binding("T", "churn", "Tag churn", id="changes.churn"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.groups: list[Burst] = []
+        self.entries: dict[int, ChangeEntry] = {}
+        self.group_of_row: dict[str, Burst] = {}
+        self.unreviewed_only = False
+        self.filter = ChangeFilter()
+        self.shown: ChangeDiff | None = None
+        self.shown_hash: dict[str, str | None] = {}
+        self.loaded = False
+
+    @property
+    def reme(self) -> RemeApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Label("Changes — reading the history…", id="changes-title")
+        with Horizontal(id="changes-filter-row"):
+            yield Input(
+                placeholder="filter: kind:modified tag:project_atlas path:digest/",
+                id="changes-filter",
+            )
+            yield Label("", id="changes-mode")
+        with Horizontal(id="changes-body"):
+            yield DataTable(id="changes-table", cursor_type="row", zebra_stripes=False)
+            with VerticalScroll(id="changes-diff-scroll"):
+                yield Static("Select a change to see its diff.", id="changes-diff")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("", "kind", "memory", "what changed")
+        self._show_mode()
+        table.focus()
+        self.load()
+
+    # -- loading -------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="changes-load")
+    def load(self) -> None:
+        history = self.reme.engine.history
+        if history is None:
+            return
+        try:
+            entries = history.entries()
+            stats = history.stats()
+        except HistoryError as error:
+            self.app.call_from_thread(self.notify, str(error), severity="error")
+            return
+        chosen = [e for e in entries if self.filter.matches(e)]
+        self.post_message(TimelineLoaded(bursts(chosen), stats, len(entries)))
+
+    @on(TimelineLoaded)
+    def _loaded(self, message: TimelineLoaded) -> None:
+        table = self.query_one(DataTable)
+        selected = self._selected_key()
+        table.clear()
+        self.groups = message.groups
+        self.entries = {}
+        self.group_of_row = {}
+        rows: list[tuple[object, ...]] = []
+        keys: list[str] = []
+        for group in message.groups:
+            key = f"g:{group.key}"
+            self.group_of_row[key] = group
+            rows.append(("", "", group_title(group), ""))
+            keys.append(key)
+            for entry in group.entries:
+                self.entries[entry.id] = entry
+                self.group_of_row[f"e:{entry.id}"] = group
+                rows.append(entry_cells(entry))
+                keys.append(f"e:{entry.id}")
+        for row, key in zip(rows, keys, strict=True):
+            table.add_row(*row, key=key)
+        stats = message.stats
+        shown = sum(len(g.entries) for g in message.groups)
+        title = (
+            f"Changes — {stats.entries} recorded, {stats.unreviewed} to review"
+            f" · history {format_size(stats.size_bytes)}"
+        )
+        if shown != message.total:
+            title += f" · showing {shown}"
+        self.query_one("#changes-title", Label).update(title)
+        if not rows:
+            self.query_one("#changes-diff", Static).update(
+                "No changes recorded yet." if not message.total else "No change matches."
+            )
+        if selected in keys:
+            table.move_cursor(row=keys.index(selected), animate=False)
+        elif len(keys) > 1:
+            table.move_cursor(row=1, animate=False)
+        self.loaded = True
+
+    def _selected_key(self) -> str | None:
+        table = self.query_one(DataTable)
+        if not table.row_count:
+            return None
+        try:
+            return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+        except Exception:  # noqa: BLE001 - an out-of-range cursor means nothing is selected
+            return None
+
+    def selected_entry(self) -> ChangeEntry | None:
+        key = self._selected_key()
+        if key and key.startswith("e:"):
+            return self.entries.get(int(key[2:]))
+        return None
+
+    def selected_group(self) -> Burst | None:
+        key = self._selected_key()
+        return self.group_of_row.get(key) if key else None
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        entry = self.selected_entry()
+        if entry is not None:
+            self.load_diff(entry)
+        elif (group := self.selected_group()) is not None:
+            self.query_one("#changes-diff", Static).update(
+                Text.assemble(group_title(group), "\n\nR reverts the whole group (dry run first);"
+                              " space marks it reviewed.")
+            )
+
+    @work(thread=True, exclusive=True, group="changes-diff")
+    def load_diff(self, entry: ChangeEntry) -> None:
+        history = self.reme.engine.history
+        if history is None:
+            return
+        self.post_message(DiffLoaded(diff_entry(history, entry, self.reme.engine.config.tag_field)))
+
+    @on(DiffLoaded)
+    def _diff_loaded(self, message: DiffLoaded) -> None:
+        self.shown = message.diff
+        self.query_one("#changes-diff", Static).update(diff_view(message.diff))
+
+    @on(HistoryChanged)
+    def _history_changed(self) -> None:
+        self.load()
+
+    # -- filters -------------------------------------------------------------
+
+    @on(Input.Changed, "#changes-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.filter = ChangeFilter.parse(event.value, unreviewed=self.unreviewed_only)
+        self.load()
+
+    @on(Input.Submitted, "#changes-filter")
+    def _filter_submitted(self) -> None:
+        self.query_one(DataTable).focus()
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#changes-filter", Input).focus()
+
+    def action_toggle_unreviewed(self) -> None:
+        self.unreviewed_only = not self.unreviewed_only
+        text = self.query_one("#changes-filter", Input).value
+        self.filter = ChangeFilter.parse(text, unreviewed=self.unreviewed_only)
+        self._show_mode()
+        self.load()
+
+    def _show_mode(self) -> None:
+        mode = "since last review (u: all)" if self.unreviewed_only else "all (u: to review)"
+        self.query_one("#changes-mode", Label).update(mode)
+
+    # -- review --------------------------------------------------------------
+
+    def action_mark_reviewed(self) -> None:
+        entry = self.selected_entry()
+        if entry is not None:
+            ids = [entry.id]
+        elif (group := self.selected_group()) is not None:
+            ids = [e.id for e in group.entries]
+        else:
+            return
+        self._mark(ids)
+
+    def action_mark_all(self) -> None:
+        self._mark(None)
+
+    @work(thread=True, exclusive=True, group="changes-mark")
+    def _mark(self, ids: list[int] | None) -> None:
+        history = self.reme.engine.history
+        if history is None:
+            return
+        try:
+            count = history.mark_reviewed(ids) if ids is not None else history.mark_reviewed_until()
+        except HistoryError as error:
+            self.app.call_from_thread(self.notify, str(error), severity="error")
+            return
+        self.app.call_from_thread(self.reme.history_changed)
+        self.app.call_from_thread(self.notify, f"{count} marked reviewed", timeout=2)
+
+    # -- revert --------------------------------------------------------------
+
+    def action_revert(self) -> None:
+        entry = self.selected_entry()
+        if entry is None:
+            self.action_revert_group()
+            return
+        self._confirm(plan_undo([entry]))
+
+    def action_revert_group(self) -> None:
+        group = self.selected_group()
+        if group is None:
+            return
+        self._confirm(plan_undo(list(group.entries), label=f"revert {group.label or 'group'}"))
+
+    def action_restore_version(self) -> None:
+        entry = self.selected_entry()
+        history = self.reme.engine.history
+        if entry is None or history is None:
+            return
+        try:
+            plan = plan_version(history, entry.path, entry.id)
+        except (RevertError, HistoryError) as error:
+            self.notify(str(error), severity="warning")
+            return
+        self._confirm(plan)
+
+    def _confirm(self, plan: RevertPlan) -> None:
+        if not plan.steps:
+            self.notify("Nothing to revert: the files already hold those versions", timeout=3)
+            return
+
+        def chosen(confirmed: bool | None) -> None:
+            if confirmed:
+                self.run_revert(plan)
+
+        self.app.push_screen(RevertConfirmScreen(plan), chosen)
+
+    @work(thread=True, exclusive=True, group="changes-revert")
+    def run_revert(self, plan: RevertPlan) -> None:
+        result, delta = self.reme.engine.revert(plan)
+        self.app.call_from_thread(self.reme.announce, delta)
+        for path, why in result.refused:
+            self.app.call_from_thread(
+                self.notify, f"{path}: {why}", title="Not reverted", severity="warning", timeout=8
+            )
+        if result.written:
+            self.app.call_from_thread(
+                self.notify, f"Reverted {len(result.written)} file(s)", timeout=3
+            )
+
+    # -- tag churn and closing -----------------------------------------------
+
+    def action_churn(self) -> None:
+        everything = [e for g in self.groups for e in g.entries]
+        self.query_one("#changes-diff", Static).update(churn_view(everything))
+
+    def action_close(self) -> None:
+        self.app.pop_screen()
