@@ -33,12 +33,13 @@ from reme_tui.config import (
     user_themes_dir,
 )
 from reme_tui.engine.core import Delta, Engine, EngineConfig, WorkspaceError
+from reme_tui.engine.history import ChangeHistory, HistoryError
 from reme_tui.engine.loader import start_pool_helpers
 from reme_tui.engine.watch import awatch_batches
 from reme_tui.engine.workspace import PathOutsideWorkspace
 from reme_tui.ui.commands import Command, RemeCommands
 from reme_tui.ui.keys import KeyRow, display_keys, key_table, unknown_keymap_ids
-from reme_tui.ui.messages import IndexBuilt, IndexProgress, IndexUpdated
+from reme_tui.ui.messages import HistoryCounted, IndexBuilt, IndexProgress, IndexUpdated
 from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
 from reme_tui.ui.screens.help import HelpScreen
 from reme_tui.ui.screens.main import MainScreen
@@ -104,6 +105,17 @@ class RemeApp(App[None]):
             )
         if settings.keymap:
             self.set_keymap(settings.keymap)
+        if settings.history.enabled and engine.history is None:
+            try:
+                engine.attach_history(
+                    ChangeHistory.for_workspace(
+                        engine.root, retention_days=settings.history.retention_days
+                    )
+                )
+            except HistoryError as error:
+                self.startup_notes.append((f"No change history: {error}", "warning"))
+        if engine.history is not None and engine.history.notice:
+            self.startup_notes.append((f"Change history: {engine.history.notice}", "warning"))
 
     # -- lifecycle ----------------------------------------------------------
 
@@ -164,6 +176,21 @@ class RemeApp(App[None]):
             return
         if not self.build_cancel.is_set():
             screen.post_message(IndexBuilt(time.perf_counter() - started))
+            self.record_history_at_start()
+
+    def record_history_at_start(self) -> None:
+        """What changed while reme-tui was closed (the first time: a silent baseline), then
+        the retention period; runs in the index thread, after the index is usable."""
+        history = self.engine.history
+        if history is None:
+            return
+        try:
+            self.engine.sync_history()
+            history.prune()
+        except HistoryError as error:
+            self.main_screen.post_message(HistoryCounted(None, 0, str(error)))
+            return
+        self.count_history()
 
     @work(thread=True, exclusive=True, group="model", name="model")
     def load_model(self) -> None:
@@ -190,9 +217,33 @@ class RemeApp(App[None]):
         self.publish(await asyncio.to_thread(self.engine.apply, changes))
 
     def publish(self, delta: Delta | None) -> None:
-        """Tell the main screen what an engine change (a batch, an edit, a merge) moved."""
+        """Tell the screens what an engine change (a batch, an edit, a merge) moved."""
         if delta is not None and not delta.is_empty:
             self.main_screen.post_message(IndexUpdated(delta))
+            self.history_changed()
+
+    def history_changed(self) -> None:
+        """The history recorded or marked something: recount, refresh an open Changes view."""
+        from reme_tui.ui.screens.changes import ChangesScreen, HistoryChanged
+
+        if self.engine.history is None:
+            return
+        self.count_history()
+        for screen in self.screen_stack:
+            if isinstance(screen, ChangesScreen):
+                screen.post_message(HistoryChanged())
+
+    @work(thread=True, exclusive=True, group="history-count", name="history-count")
+    def count_history(self) -> None:
+        history = self.engine.history
+        if history is None:
+            return
+        try:
+            count, size = history.unreviewed_count(), history.size_bytes()
+        except HistoryError as error:
+            self.main_screen.post_message(HistoryCounted(None, 0, str(error)))
+            return
+        self.main_screen.post_message(HistoryCounted(count, size))
 
     # -- actions used by the screen ----------------------------------------
 
@@ -239,6 +290,16 @@ class RemeApp(App[None]):
 
         if not isinstance(self.screen, DupesScreen):
             self.push_screen(DupesScreen())
+
+    def action_changes(self) -> None:
+        """The Changes view (issue 15); `c` lands here."""
+        from reme_tui.ui.screens.changes import ChangesScreen
+
+        if self.engine.history is None:
+            self.notify("The change history is off ([history] enabled = false)", severity="warning")
+            return
+        if not isinstance(self.screen, ChangesScreen):
+            self.push_screen(ChangesScreen())
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
@@ -301,6 +362,11 @@ class RemeApp(App[None]):
                 "Review near-duplicate tags",
                 "Merge, undo or dismiss tag spellings of one entity (d)",
                 self.open_tag_dupes,
+            ),
+            (
+                "Review changes",
+                "What the agent changed: diffs, review marks, revert (c)",
+                self.action_changes,
             ),
             ("Toggle sidebar", "Show or hide the tag sidebar", screen.action_toggle_sidebar),
             ("Re-index workspace", "Scan every file again", self.action_reindex),

@@ -20,6 +20,7 @@ class KeyRow:
 def key_sections() -> list[tuple[str, list[Binding]]]:
     """(where, bindings with an id) for every screen and widget that binds keys."""
     from reme_tui.ui.app import RemeApp
+    from reme_tui.ui.screens.changes import ChangesScreen, RevertConfirmScreen
     from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
     from reme_tui.ui.screens.dupes import DupesScreen, MergeConfirmScreen
     from reme_tui.ui.screens.help import HelpScreen
@@ -40,6 +41,7 @@ def key_sections() -> list[tuple[str, list[Binding]]]:
         ("Links", list(NeighboursList.BINDINGS)),
         ("Tag editor (t)", [*TagEditor.BINDINGS, *EditChip.BINDINGS]),
         ("Near-duplicate tags (d)", [*DupesScreen.BINDINGS, *MergeConfirmScreen.BINDINGS]),
+        ("Changes (c)", [*ChangesScreen.BINDINGS, *RevertConfirmScreen.BINDINGS]),
         ("Diagnostics (!)", list(DiagnosticsScreen.BINDINGS)),
         ("Help (?)", list(HelpScreen.BINDINGS)),
     ]

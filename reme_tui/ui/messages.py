@@ -118,3 +118,16 @@ class CompatCounted(Message):
         super().__init__()
         self.counts = counts
         self.text = text
+
+
+class HistoryCounted(Message):
+    """Unreviewed changes in the history and its size (``count`` None: history failed)."""
+
+    def __init__(self, count: int | None, size_bytes: int, error: str | None = None) -> None:
+        super().__init__()
+        self.count = count
+        self.size_bytes = size_bytes
+        self.error = error
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, HistoryCounted)

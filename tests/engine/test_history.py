@@ -377,3 +377,21 @@ def test_history_failure_does_not_stop_the_index(ws: Path, data: Path) -> None:
     delta = engine.apply([A])
     assert delta.changed == [A]
     assert engine.history_error is not None
+
+
+def test_a_merge_is_one_group_with_its_undo(ws: Path, data: Path) -> None:
+    from reme_tui.engine.merge import plan_merge
+
+    (ws / C).write_text(memory("charlie\n", name="Charlie", tags=["project_atlas"]))
+    engine = _open(ws, data)
+    plan = plan_merge(engine, ["project-atlas", "project_atlas"], "atlas")
+    result = engine.merge(plan, data_dir=data)
+    entries = engine.history.entries()
+    assert {e.path for e in entries} == {A, C}
+    assert len({e.group for e in entries}) == 1
+    assert {(e.source, e.undo) for e in entries} == {("merge", result.journal_id)}
+    assert entries[0].label == "merge project-atlas, project_atlas into atlas"
+    engine.undo_merge(data_dir=data)
+    newest = engine.history.entries()[0]
+    assert (newest.source, newest.label) == ("undo", "undo merge into atlas")
+    assert tag_churn(engine.history.entries())["atlas"] == {"added": 2, "removed": 2}

@@ -19,6 +19,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static
+from textual.widgets.data_table import CellDoesNotExist
 
 from reme_tui.engine.change_diff import ChangeDiff, diff_entry
 from reme_tui.engine.history import (
@@ -93,7 +94,7 @@ def group_title(group: Burst) -> Text:
     if group.label:
         text.append(f" — {group.label}")
     if group.undo:
-        text.append(f" (undo: {group.undo})", style="dim")
+        text.append(f" (undo: d, then u · journal {group.undo})", style="dim")
     if group.unreviewed:
         text.append(f"  {group.unreviewed} to review", style="bold yellow")
     return text
@@ -320,7 +321,7 @@ class ChangesScreen(Screen[None]):
             return None
         try:
             return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
-        except Exception:  # noqa: BLE001 - an out-of-range cursor means nothing is selected
+        except CellDoesNotExist:
             return None
 
     def selected_entry(self) -> ChangeEntry | None:
@@ -454,7 +455,7 @@ class ChangesScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="changes-revert")
     def run_revert(self, plan: RevertPlan) -> None:
         result, delta = self.reme.engine.revert(plan)
-        self.app.call_from_thread(self.reme.announce, delta)
+        self.app.call_from_thread(self.reme.publish, delta)
         for path, why in result.refused:
             self.app.call_from_thread(
                 self.notify, f"{path}: {why}", title="Not reverted", severity="warning", timeout=8

@@ -27,6 +27,7 @@ from reme_tui.ui.focus import focus_now
 from reme_tui.ui.history import History, Visit
 from reme_tui.ui.messages import (
     CompatCounted,
+    HistoryCounted,
     IndexBuilt,
     IndexProgress,
     IndexUpdated,
@@ -43,7 +44,7 @@ from reme_tui.ui.widgets.neighbours import NeighboursList
 from reme_tui.ui.widgets.preview import Preview, PreviewData, PreviewScroll, render_markdown
 from reme_tui.ui.widgets.results import ResultList, ResultsPane
 from reme_tui.ui.widgets.search_bar import QueryInput, SearchBar
-from reme_tui.ui.widgets.status_bar import DiagnosticsLabel, StatusBar
+from reme_tui.ui.widgets.status_bar import ChangesLabel, DiagnosticsLabel, StatusBar
 from reme_tui.ui.widgets.tag_sidebar import TagFilter, TagList, TagSidebar
 
 if TYPE_CHECKING:
@@ -81,6 +82,7 @@ class MainScreen(Screen[None]):
         Binding("y", "copy_path", "Copy path", id="copy_path"),
         Binding("t", "edit_tags", "Tags", id="edit_tags"),
         Binding("d", "tag_dupes", "Dupes", id="tag_dupes"),
+        Binding("c", "app.changes", "Changes", show=False, id="changes"),
         Binding("exclamation_mark", "diagnostics", "Diagnostics", show=False, id="diagnostics"),
         Binding("ctrl+b", "toggle_sidebar", "Sidebar", show=False, id="toggle_sidebar"),
         Binding("ctrl+l", "clear_search", "Clear search", show=False, id="clear_search"),
@@ -182,6 +184,17 @@ class MainScreen(Screen[None]):
         self.post_message(MetaReady(tags, engine.memory_count, len(diagnostics)))
         counts = compat_counts(diagnostics)
         self.post_message(CompatCounted(counts, format_counts(counts)))
+
+    @on(HistoryCounted)
+    def _history_counted(self, message: HistoryCounted) -> None:
+        from reme_tui.ui.screens.changes import format_size
+
+        status = self.query_one(StatusBar)
+        status.set_changes(message.count, format_size(message.size_bytes), message.error)
+
+    @on(ChangesLabel.Pressed)
+    def _changes_pressed(self) -> None:
+        self.reme.action_changes()
 
     @on(CompatCounted)
     def _compat(self, message: CompatCounted) -> None:

@@ -22,6 +22,17 @@ class DiagnosticsLabel(Label):
         self.post_message(self.Pressed())
 
 
+class ChangesLabel(Label):
+    """Clicking the unreviewed-changes count opens the Changes view."""
+
+    class Pressed(Message):
+        pass
+
+    def on_click(self, event: Click) -> None:
+        event.stop()
+        self.post_message(self.Pressed())
+
+
 class StatusBar(Horizontal):
     def compose(self) -> ComposeResult:
         yield Label("", id="status-workspace")
@@ -34,6 +45,9 @@ class StatusBar(Horizontal):
         yield semantic
         yield DiagnosticsLabel("", id="status-diagnostics")
         yield Label("", id="status-compat")
+        changes = ChangesLabel("", id="status-changes")
+        changes.display = False  # shown while there are changes to review
+        yield changes
 
     def set_workspace(self, workspace: str, full_path: str) -> None:
         label = self.query_one("#status-workspace", Label)
@@ -81,3 +95,15 @@ class StatusBar(Horizontal):
         label.update(f"ReMe drops: {text}" if text else "")
         label.display = bool(text)
         label.tooltip = "\n".join(f"{kind}: {n}" for kind, n in counts.items()) or None
+
+    def set_changes(self, unreviewed: int | None, size_text: str, error: str | None = None) -> None:
+        """Changes to review (hidden when none) with the history's size; or its failure."""
+        label = self.query_one("#status-changes", ChangesLabel)
+        if error is not None:
+            label.update("history off")
+            label.tooltip = error
+            label.display = True
+            return
+        label.update(f"Δ {unreviewed} to review · {size_text}")
+        label.tooltip = f"change history: {size_text}; c opens the Changes view"
+        label.display = bool(unreviewed)

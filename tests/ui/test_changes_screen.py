@@ -1,0 +1,192 @@
+"""The Changes view (key ``c``): timeline, diff call-outs, filters, review, revert, live."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.command import CommandPalette
+from textual.widgets import DataTable, Input, Label, Static
+
+from reme_tui.ui.screens.changes import ChangesScreen, RevertConfirmScreen
+
+from .conftest import SIZE, AppFactory, settle, wait_for
+
+pytestmark = pytest.mark.anyio
+
+KICKOFF = "daily/2026-01-05/kickoff.md"
+GARDEN = "daily/2026-02-20.md"
+
+
+def _status_changes(app: Any) -> Label:
+    return app.main_screen.query_one("#status-changes", Label)
+
+
+def _rows(screen: ChangesScreen) -> list[str]:
+    table = screen.query_one(DataTable)
+    return [str(row.value) for row in table.rows]
+
+
+def _row_of(screen: ChangesScreen, path: str) -> int:
+    """The table row of the newest entry about ``path``."""
+    for index, key in enumerate(_rows(screen)):
+        if key.startswith("e:") and screen.entries[int(key[2:])].path == path:
+            return index
+    raise AssertionError(f"no row for {path}")
+
+
+def _diff_text(screen: ChangesScreen) -> str:
+    return str(screen.query_one("#changes-diff", Static).render())
+
+
+async def _agent_edits(app: Any, workspace: Path) -> None:
+    """What an agent would do behind the app's back, delivered as the watcher would."""
+    text = (workspace / KICKOFF).read_text()
+    (workspace / KICKOFF).write_text(
+        text.replace("[project_atlas, alice, meeting]", "[project-atlas, alice, meeting]")
+        + "A line the agent appended.\n"
+    )
+    (workspace / GARDEN).unlink()
+    await app.apply_changes([KICKOFF, GARDEN])
+
+
+async def test_first_start_is_silent_then_changes_are_counted(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.engine.history.has_baseline
+        assert not _status_changes(app).display
+        await _agent_edits(app, workspace)
+        await settle(pilot)
+        label = _status_changes(app)
+        assert label.display
+        assert "Δ 2 to review" in str(label.render())
+
+
+async def test_timeline_diff_review_and_live_updates(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _agent_edits(app, workspace)
+        await settle(pilot)
+        await pilot.press("escape", "c")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ChangesScreen)
+        rows = _rows(screen)
+        assert len(rows) == 3 and rows[0].startswith("g:")  # one burst, two entries
+        await wait_for(pilot, lambda: "Tags" in _diff_text(screen))
+        shown = _diff_text(screen)
+        assert screen.selected_entry() is not None
+        first = screen.selected_entry()
+        if first.path == KICKOFF:
+            assert "project_atlas, alice, meeting  →  project-atlas, alice, meeting" in shown
+            assert "+A line the agent appended." in shown
+        # Mark one entry reviewed, then the whole history.
+        await pilot.press("space")
+        await settle(pilot)
+        assert app.engine.history.unreviewed_count() == 1
+        await pilot.press("M")
+        await settle(pilot)
+        assert app.engine.history.unreviewed_count() == 0
+        assert not _status_changes(app).display
+        # A new change appears while the view is open.
+        (workspace / "digest/new.md").write_text("---\nname: New\n---\nfresh\n")
+        await app.apply_changes(["digest/new.md"])
+        await settle(pilot)
+        await wait_for(pilot, lambda: len(_rows(screen)) == 4)  # joins the agent's burst
+        assert "since last review" not in str(screen.query_one("#changes-mode", Label).render())
+        await pilot.press("u")
+        await settle(pilot)
+        assert len(_rows(screen)) == 2  # only the unreviewed new memory and its group
+
+
+async def test_filters_by_kind_tag_and_path(app_factory: AppFactory, workspace: Path) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _agent_edits(app, workspace)
+        await settle(pilot)
+        await pilot.press("escape", "c")
+        await settle(pilot)
+        screen = app.screen
+        box = screen.query_one("#changes-filter", Input)
+        for text, expected in [
+            ("kind:deleted", [GARDEN]),
+            ("tag:project-atlas", [KICKOFF]),
+            ("path:daily/2026-01", [KICKOFF]),
+            ("kind:moved", []),
+        ]:
+            box.value = text
+            await settle(pilot)
+            paths = [screen.entries[int(r[2:])].path for r in _rows(screen) if r.startswith("e:")]
+            assert paths == expected, text
+
+
+async def test_revert_one_change_with_a_dry_run_and_refusal(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        garden = (workspace / GARDEN).read_bytes()
+        await _agent_edits(app, workspace)
+        await settle(pilot)
+        await pilot.press("escape", "c")
+        await settle(pilot)
+        screen = app.screen
+        table = screen.query_one(DataTable)
+        table.move_cursor(row=_row_of(screen, GARDEN))
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(app.screen, RevertConfirmScreen)
+        assert "restore (deleted now)" in str(app.screen.query_one("#revert-listing").render())
+        await pilot.press("y")
+        await settle(pilot)
+        assert (workspace / GARDEN).read_bytes() == garden
+        await wait_for(pilot, lambda: len(_rows(screen)) == 5)
+        newest = app.engine.history.entries()[0]
+        assert (newest.source, newest.kind, newest.path) == ("revert", "created", GARDEN)
+        # The kickoff memory changes again behind the app's back: its revert is refused.
+        table.move_cursor(row=_row_of(screen, KICKOFF))
+        await settle(pilot)
+        (workspace / KICKOFF).write_text("someone else wrote this\n")
+        os.utime(workspace / KICKOFF)
+        await pilot.press("r", "y")
+        await settle(pilot)
+        assert (workspace / KICKOFF).read_text() == "someone else wrote this\n"
+
+
+async def test_palette_command_opens_the_view(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"Review changes", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ChangesScreen)
+        await wait_for(pilot, lambda: app.screen.loaded)
+        assert "No changes recorded yet." in _diff_text(app.screen)
+
+
+async def test_history_switched_off(app_factory: AppFactory, tmp_path: Path) -> None:
+    from reme_tui.config import load_settings
+
+    config = tmp_path / "off.toml"
+    config.write_text("[history]\nenabled = false\n")
+    app = app_factory(config=load_settings(config))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.engine.history is None
+        await pilot.press("escape", "c")
+        await settle(pilot)
+        assert not isinstance(app.screen, ChangesScreen)
