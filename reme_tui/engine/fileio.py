@@ -411,6 +411,57 @@ def replace_memory(root: Path, rel: str, data: bytes, *, expected: FileStamp) ->
     return _rewrite(root, rel, lambda _old: data, expected)[2]
 
 
+def read_memory_bytes(root: Path, rel: str) -> tuple[bytes, FileStamp] | None:
+    """A memory's bytes and stamp through the containment check; None when absent."""
+    path = resolve_memory(root, rel)
+    try:
+        data, stamp, _st = _read_bytes_with_stamp(path, str(Path(root).resolve()))
+    except FileNotFoundError:
+        return None
+    except (NotRegularFile, OutsideWorkspace) as exc:
+        raise PathRefused(f"refusing {rel!r}: {exc.strerror}") from None
+    return data, stamp
+
+
+def create_memory(root: Path, rel: str, data: bytes, *, mode: int = 0o644) -> FileStamp:
+    """Create a memory that must not exist (a revert restoring a deleted one).
+
+    The finished, fsynced temp file is hard-linked to the name, which fails with
+    FileExistsError when anything appeared there meanwhile; nothing is overwritten.
+    """
+    path = resolve_memory(root, rel)
+    directory = path.parent
+    directory.mkdir(parents=True, exist_ok=True)
+    resolve_memory(root, rel)  # the folders just made are inside the workspace too
+    fd, temp = _temp_in(directory, path.name)
+    try:
+        try:
+            _write_all(fd, data)
+            os.fchmod(fd, mode)
+            os.fsync(fd)
+            st = os.fstat(fd)
+        finally:
+            os.close(fd)
+        os.link(temp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+    _fsync_dir(directory)
+    return FileStamp(st.st_mtime_ns, len(data), hashlib.sha256(data).hexdigest())
+
+
+def remove_memory(root: Path, rel: str, *, expected: FileStamp) -> None:
+    """Delete a memory (a revert undoing its creation) only while it matches ``expected``."""
+    path = resolve_memory(root, rel)
+    current = read_memory_bytes(root, rel)
+    if current is None:
+        raise ConflictError(f"{rel} was deleted since it was read", None)
+    if not expected.matches(current[1]):
+        raise ConflictError(f"{rel} changed on disk since it was read", current[1])
+    os.unlink(path)
+    _fsync_dir(path.parent)
+
+
 def _rewrite(
     root: Path, rel: str, compute: Callable[[bytes], bytes], expected: FileStamp | None
 ) -> tuple[bool, FileStamp, FileStamp]:

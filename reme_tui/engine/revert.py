@@ -8,16 +8,17 @@ the engine's write path and refuses every step whose file no longer matches ``ex
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .fileio import replace_memory, stamp_file
-from .fileio import resolve_memory as resolve_in_workspace
+from .fileio import (
+    ConflictError,
+    create_memory,
+    read_memory_bytes,
+    remove_memory,
+    replace_memory,
+)
 from .frontmatter import EditError
 from .history import ChangeEntry, ChangeHistory, content_key
 
@@ -127,56 +128,33 @@ def load_targets(history: ChangeHistory, steps: Iterable[RevertStep]) -> dict[st
 
 
 def carry_out(root: Path, step: RevertStep, data: bytes | None) -> str | None:
-    """Do one step; returns why it was refused (None when done).
+    """Do one step through the engine's write path (engine/fileio.py); returns why it
+    was refused (None when done).
 
-    The file must still hold ``step.expected`` (by content hash) when it is replaced:
-    rewrites use the atomic stamp-checked write, a restore creates the file only if
-    nothing is there (hard link of a finished temp file, which fails if the name exists),
-    a removal re-checks the stamp right before unlinking.
+    The file must still hold ``step.expected`` (by content hash): the bytes are read with
+    their stamp and every write is checked against that stamp, so a change between the
+    check and the write is refused too. A restore never overwrites anything.
     """
     try:
-        path = resolve_in_workspace(root, step.path)
+        found = read_memory_bytes(root, step.path)
     except EditError as error:
         return str(error)
-    try:
-        stamp = stamp_file(path) if path.exists() else None
-        current = path.read_bytes() if stamp is not None else None
     except OSError as error:
         return f"cannot read it: {error.strerror or error}"
-    if (
-        current is not None
-        and stamp is not None
-        and (hashlib.sha256(current).hexdigest() != stamp.sha256)
-    ):
-        return "changing while being reverted; not reverted"
+    current, stamp = found if found is not None else (None, None)
     if (content_key(current) if current is not None else None) != step.expected:
         return "changed since the diff was shown; not reverted"
     try:
-        if step.target is None:
-            if stamp is None or not stamp.matches(stamp_file(path)):
-                return "changed while reverting; not removed"
-            os.unlink(path)
+        if step.target is None and stamp is not None:
+            remove_memory(root, step.path, expected=stamp)
         elif stamp is None:
-            _create_exclusive(path, data or b"")
+            create_memory(root, step.path, data or b"")
         else:
             replace_memory(root, step.path, data or b"", expected=stamp)
+    except ConflictError:
+        return "changed while being reverted; not reverted"
     except FileExistsError:
         return "a file appeared there since the diff was shown; not restored"
     except (EditError, OSError) as error:
         return str(error)
     return None
-
-
-def _create_exclusive(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".reme-tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, 0o644)
-        os.link(temp, path)
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)

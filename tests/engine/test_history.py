@@ -395,3 +395,24 @@ def test_a_merge_is_one_group_with_its_undo(ws: Path, data: Path) -> None:
     newest = engine.history.entries()[0]
     assert (newest.source, newest.label) == ("undo", "undo merge into atlas")
     assert tag_churn(engine.history.entries())["atlas"] == {"added": 2, "removed": 2}
+
+
+def test_revert_never_writes_outside_the_workspace(ws: Path, data: Path) -> None:
+    engine = _open(ws, data)
+    (ws / A).unlink()
+    engine.apply([A])
+    with sqlite3.connect(engine.history.path) as conn:
+        conn.execute("UPDATE entries SET path='../escaped.md'")
+    result, delta = engine.revert(plan_undo(engine.history.entries()))
+    assert not result.ok and delta.is_empty
+    assert not (ws.parent / "escaped.md").exists()
+
+
+def test_revert_refuses_a_read_only_memory(ws: Path, data: Path) -> None:
+    engine = _open(ws, data)
+    (ws / A).write_text(memory("agent\n"))
+    engine.apply([A])
+    os.chmod(ws / A, 0o444)
+    result, _ = engine.revert(plan_undo(engine.history.entries()))
+    assert result.refused and "read-only" in result.refused[0][1]
+    assert (ws / A).read_text() == memory("agent\n")
