@@ -645,7 +645,7 @@ class Engine:
             real = self.resolve(rel)
         except PathOutsideWorkspace:
             message = "resolves outside the workspace; not read"
-            raise ReadFailure(Diagnostic(rel, None, "symlink-outside", message)) from None
+            raise ReadFailure(Diagnostic(rel, None, Code.SYMLINK_OUTSIDE, message)) from None
         raw = read_file(real, rel, self.config.max_file_bytes, inside=self._root_real)
         return decode_text(raw.data)[0]
 

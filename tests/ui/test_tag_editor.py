@@ -142,6 +142,28 @@ async def test_paths_outside_the_memory_folders_are_refused(app_factory: AppFact
         assert any("refusing" in message for _title, message in seen)
 
 
+@anyio
+async def test_control_characters_are_refused_with_a_notice(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    path = workspace / "daily" / "2026-03-01" / "ff.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"---\nname: a\x0cb\nmemory_tags: [x]\n---\nbody budget\n")
+    before = path.read_bytes()
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        seen = record_notifications(app)
+        app.open_tag_editor("daily/2026-03-01/ff.md")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert any(
+            title == "Tags not editable" and "refusing to edit" in message
+            for title, message in seen
+        )
+    assert path.read_bytes() == before
+
+
 # -- autocomplete ----------------------------------------------------------------------
 
 
