@@ -46,6 +46,16 @@ class Code(StrEnum):
         Severity.WARNING,
         "a symlink that leads outside the workspace; not followed",
     )
+    NOT_REGULAR = (
+        "not-regular",
+        Severity.ERROR,
+        "a FIFO, device or socket where a memory should be; never opened",
+    )
+    STALE_TEMP = (
+        "stale-temp",
+        Severity.INFO,
+        "a temporary file left by an interrupted tag edit; never indexed, removed by a later edit",
+    )
     BINARY = ("binary", Severity.WARNING, "NUL bytes: probably not text, indexed as text anyway")
     INVALID_UTF8 = (
         "invalid-utf8",

@@ -27,12 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from .frontmatter.errors import EditError, UnsafeEditError
-from .workspace import MEMORY_ROOTS
+from .workspace import MEMORY_ROOTS, TEMP_NAME, TEMP_SUFFIX
 
 DEFAULT_MAX_READ_BYTES = 20 * 1024 * 1024
-TEMP_SUFFIX = ".reme-tmp"
-# `.<name>.<8 random characters from mkstemp>.reme-tmp`: our temporary files, nothing else.
-TEMP_NAME = re.compile(r"^\.(?P<name>.+)\.[A-Za-z0-9_]{8}\.reme-tmp$")
 STALE_TEMP_SECONDS = 3600
 _READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
 

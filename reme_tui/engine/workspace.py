@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import errno
 import os
+import re
 import stat as _stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -14,6 +15,9 @@ from .codes import Code
 from .records import Diagnostic
 
 MEMORY_ROOTS: tuple[str, ...] = ("daily", "digest")
+# Temporary files of the write path (fileio): `.<name>.<8 chars of mkstemp>.reme-tmp`.
+TEMP_SUFFIX = ".reme-tmp"
+TEMP_NAME = re.compile(r"^\.(?P<name>.+)\.[A-Za-z0-9_]{8}\.reme-tmp$")
 MEMORY_SUFFIX = ".md"
 
 
@@ -203,6 +207,10 @@ def _walk(
         return
     for entry in entries:
         rel = f"{dir_rel}/{entry.name}" if dir_rel else entry.name
+        if entry.name.endswith(TEMP_SUFFIX) and TEMP_NAME.match(entry.name):
+            message = "left by an interrupted write; removed by the next edit in this folder"
+            report(Diagnostic(rel, None, Code.STALE_TEMP, message))
+            continue
         try:
             is_link = entry.is_symlink()
             if is_link:
@@ -233,6 +241,9 @@ def _walk(
             yield from _walk(root_real, entry.path, rel, all_markdown, ancestors, report, links)
         elif _stat.S_ISREG(mode) and is_memory_path(rel, all_markdown=all_markdown):
             yield FoundFile(rel, entry.path)
+        elif is_memory_path(rel, all_markdown=all_markdown):
+            message = "not a regular file (a FIFO, device or socket); not opened"
+            report(Diagnostic(rel, None, Code.NOT_REGULAR, message))
 
 
 def _is_loop(path: str) -> bool:

@@ -123,3 +123,37 @@ def test_only_our_old_temp_files_are_removed(root: Path) -> None:
     os.utime(not_ours, (old, old))
     assert remove_stale_temps(digest) == [ours_old.name]
     assert ours_new.exists() and not_ours.exists() and not ours_old.exists()
+
+
+def test_stale_temp_files_and_fifos_are_reported_never_indexed(root: Path) -> None:
+    (root / "digest" / ".a.md.ab12CD_9.reme-tmp").write_text(TAGGED)  # left by kill -9
+    os.mkfifo(root / "digest" / "pipe.md")
+    engine = Engine.open(root)
+    assert engine.paths() == ["digest/a.md", "digest/b.md"]
+    codes = {(d.path, d.code) for d in engine.diagnostics()}
+    assert ("digest/.a.md.ab12CD_9.reme-tmp", "stale-temp") in codes
+    assert ("digest/pipe.md", "not-regular") in codes
+
+
+def test_fifo_swapped_in_after_the_scan_never_blocks_the_build(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reme_tui.engine import core
+
+    real_scan = core.scan
+
+    def scan_then_swap(*args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+        found = list(real_scan(*args, **kwargs))  # type: ignore[arg-type]
+        target = root / "digest" / "b.md"
+        if target.is_file():
+            target.unlink()
+            os.mkfifo(target)
+        return iter(found)
+
+    monkeypatch.setattr(core, "scan", scan_then_swap)
+    engine = Engine.open(root)  # would hang forever on open() without O_NONBLOCK
+    assert engine.paths() == ["digest/a.md"]
+    assert any(d.path == "digest/b.md" and d.code == "unreadable" for d in engine.diagnostics())
+    monkeypatch.undo()
+    live = engine.apply(["digest/b.md"])
+    assert live.is_empty or "digest/b.md" not in live.added

@@ -1,0 +1,49 @@
+"""Workspace text made safe for a terminal: control, escape and bidi characters shown, not obeyed.
+
+Tags, names, descriptions, file names and memory text come from files anyone (an agent, a
+synced folder) may have written. Printed raw, ``ESC ] 0;title BEL`` retitles the terminal,
+``ESC [2J`` clears it, OSC 8 plants links, and bidi overrides reorder what is read.
+``for_terminal`` replaces every C0 control except tab and newline, DEL, every C1 control
+and the bidi embedding/override/isolate characters with a visible escape (``\\x1b``,
+``\\u202e``); ``for_json`` escapes the same characters inside a JSON document (where C0 is
+already escaped by ``json``), so the document still parses to the same strings.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+# C0 except \t and \n, DEL, C1, bidi embeddings/overrides/isolates, line/paragraph separators.
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]"
+)
+# Inside JSON text every C0 control is already escaped; what remains raw is C1 and bidi.
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def for_terminal(text: object) -> str:
+    """``text`` as a string a terminal shows and never executes."""
+    value = text if isinstance(text, str) else str(text)
+    return _UNSAFE.sub(_visible, value)
+
+
+def for_terminal_line(text: object) -> str:
+    """Like ``for_terminal`` for one-line fields (tags, names, paths): newlines escaped too."""
+    return for_terminal(text).replace("\n", "\\n")
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def for_json(document: Any, *, indent: int | None = 2) -> str:
+    """``document`` as JSON with no raw control, C1 or bidi character anywhere."""
+    text = json.dumps(document, ensure_ascii=False, indent=indent)
+    return _JSON_UNSAFE.sub(_json_escape, text)
