@@ -14,8 +14,8 @@ from typing import Any
 
 import yaml
 
-from .chunking import split_frontmatter
 from .document import decode_text
+from .frontmatter.split import split_frontmatter
 from .history import ChangeEntry, ChangeHistory, HistoryError
 from .tags import DEFAULT_TAG_FIELD
 

@@ -1,4 +1,6 @@
-"""ReMe-compatible frontmatter split and Markdown chunking, with 1-based file line ranges.
+"""ReMe-compatible Markdown chunking of a memory body, with 1-based file line ranges.
+
+The frontmatter is split off before (``frontmatter/split.py``).
 
 Mirrors reme-ai 0.4.2.0's ``markdown`` file chunker with its default settings
 (10,000-byte chunks, ancestor-heading breadcrumbs on, at most 100 headings for
@@ -57,6 +59,8 @@ from mistletoe.block_token import (  # noqa: E402
 from mistletoe.markdown_renderer import BlankLine, MarkdownRenderer  # noqa: E402
 
 from reme_tui.engine import mistletoe_speedup  # noqa: E402
+from reme_tui.engine.frontmatter.split import normalize_newlines  # noqa: E402
+from reme_tui.engine.links import wikilink_byte_spans  # noqa: E402
 from reme_tui.engine.records import Chunk  # noqa: E402
 
 mistletoe_speedup.install()
@@ -67,8 +71,6 @@ __all__ = [
     "PLAIN_OVERLAP_BYTES",
     "chunk_body",
     "count_headings",
-    "normalize_newlines",
-    "split_frontmatter",
 ]
 
 CHUNK_BYTE_LIMIT = 10_000
@@ -78,60 +80,10 @@ PLAIN_OVERLAP_BYTES = 100
 _ATX_RE = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+|$)")
 _SETEXT_UNDERLINE_RE = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-# Same shape as the reference's wikilink pattern, run over UTF-8 bytes: every
-# delimiter is ASCII, so byte matches coincide with character matches.
-_WIKILINK_BYTES_RE = re.compile(
-    rb"!?\[\[(?P<target>[^\[\]|#\n]+?)(?:#[^\[\]|\n]+)?(?:\|[^\[\]\n]+)?\]\]"
-)
 _INNER = "{inner}"  # placeholder in leaf envelopes (substituted with str.replace)
 _SEP = "\n\n"
 
 _MISTLETOE_LOCK = threading.Lock()
-
-
-# -- Frontmatter ----------------------------------------------------------------
-
-
-def normalize_newlines(text: str) -> str:
-    """Turn CRLF and lone CR into LF, as the reference does right after decoding a file."""
-    if "\r" not in text:
-        return text
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def split_frontmatter(text: str) -> tuple[str | None, str, int]:
-    """Split a decoded file into ``(yaml_text, body, body_first_line)`` like the reference.
-
-    ``text`` is the file decoded as UTF-8 (the reference uses ``errors="replace"``);
-    CRLF / CR are normalized to LF first, as the reference does on read. Then
-    lines are ``str.splitlines`` lines (so ``\\v``, ``\\f``, ``\\x1c``-``\\x1e``,
-    ``\\x85``, U+2028 and U+2029 also end a line, both here and in the body's
-    line numbering). The file has frontmatter when its first line, stripped,
-    is ``---`` and a later line, stripped, is ``---`` (the first such line
-    closes it). Surrounding whitespace is allowed (``"  ---  "``), other
-    variants are not (``----``, ``--- #``, ``...``, ``+++``).
-
-    * ``yaml_text`` is exactly the string the reference hands to
-      ``yaml.safe_load``: the lines in between, joined and ``strip()``-ed (so
-      it may be ``""``). ``None`` when there is no frontmatter.
-    * ``body`` is everything after the closing line (newline-normalized), or
-      the whole normalized text when there is no frontmatter.
-    * ``body_first_line`` is the 1-based line of the body's first line in the
-      whole file.
-
-    A UTF-8 BOM is *not* stripped by the reference (it decodes with ``utf-8``,
-    and ``"\\ufeff---".strip()`` keeps the BOM), so a file starting with a BOM
-    has no frontmatter: its ``---`` block is indexed as body text. We match that.
-    """
-    text = normalize_newlines(text)
-    lines = text.splitlines(keepends=True)
-    if not lines or lines[0].strip() != "---":
-        return None, text, 1
-    close = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
-    if close is None:
-        return None, text, 1
-    yaml_text = "".join(lines[1:close]).strip()
-    return yaml_text, "".join(lines[close + 1 :]), close + 2
 
 
 # -- Entry point ----------------------------------------------------------------
@@ -241,7 +193,7 @@ def _chunk_plain(body: str, offset: int) -> list[_Draft]:
     data = body.encode("utf-8", "surrogatepass")
     size = len(data)
     newlines = [m.start() for m in re.finditer(b"\n", data)]
-    spans = _wikilink_byte_spans(data)
+    spans = wikilink_byte_spans(data)
     span_starts = [s for s, _ in spans]
     drafts: list[_Draft] = []
     start = 0
@@ -269,16 +221,6 @@ def _plain_window(data: bytes, start: int, end: int, newlines: list[int], offset
         last -= 1
     text = data[start:end].decode("utf-8", "ignore")
     return _Draft(text, first + offset, last + offset)
-
-
-def _wikilink_byte_spans(data: bytes) -> list[tuple[int, int]]:
-    if b"[[" not in data:
-        return []
-    return [
-        m.span()
-        for m in _WIKILINK_BYTES_RE.finditer(data)
-        if m.group("target").decode("utf-8", "ignore").strip()
-    ]
 
 
 def _span_around(

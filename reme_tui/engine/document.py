@@ -19,9 +19,10 @@ from typing import Any
 
 import yaml
 
-from .chunking import chunk_body, split_frontmatter
+from .chunking import chunk_body
 from .codes import Code
 from .fileio import FileTooLarge, read_regular
+from .frontmatter.split import split_frontmatter
 from .links import parse_links
 from .records import Diagnostic, Memory
 from .tags import DEFAULT_TAG_FIELD, MAX_TAG_LENGTH, MAX_TAGS_PER_FILE, judge_tag

@@ -1,28 +1,74 @@
-"""Wikilink parsing and the workspace link graph (networkx)."""
+"""The one wikilink parser (engine, chunker and preview use it) and the link graph (networkx)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import networkx as nx
 
 from .records import Link
 
-# Mirrors ReMe's WikilinkHandler: optional `!`, target without []|# or newline,
-# optional #anchor, optional |alias.
-_WIKILINK_RE = re.compile(
-    r"""
-    !?
-    \[\[
-        (?P<target>[^\[\]\|\#\n]+?)
-        (?P<anchor>\#[^\[\]\|\n]+)?
-        (?P<alias>\|[^\[\]\n]+)?
-    \]\]
-    """,
-    re.VERBOSE,
+# The one wikilink syntax (SPEC "Wikilinks", ReMe's WikilinkHandler): optional `!`
+# (an embed), a target without []|# or newline, optional #anchor, optional |alias.
+# Every delimiter is ASCII, so the same pattern also runs over UTF-8 bytes (the
+# chunker's plain path needs byte offsets) and finds the same links.
+WIKILINK_PATTERN = (
+    r"(?P<embed>!)?"
+    r"\[\[(?P<target>[^\[\]|#\n]+?)"
+    r"(?:\#(?P<anchor>[^\[\]|\n]+))?"
+    r"(?:\|(?P<alias>[^\[\]\n]+))?\]\]"
 )
+_WIKILINK = re.compile(WIKILINK_PATTERN)
+_WIKILINK_BYTES = re.compile(WIKILINK_PATTERN.encode("ascii"))
+
+
+@dataclass(frozen=True, slots=True)
+class Wikilink:
+    """One ``[[target#anchor|alias]]`` occurrence in a text, as written.
+
+    ``target`` is stripped and never empty (an empty target is no link); ``anchor`` and
+    ``alias`` are stripped, None when absent; ``embed`` is the leading ``!``;
+    ``start``/``end`` span the whole match, ``!`` included.
+    """
+
+    target: str
+    anchor: str | None
+    alias: str | None
+    embed: bool
+    start: int
+    end: int
+
+
+def find_wikilinks(text: str) -> Iterator[Wikilink]:
+    """Every wikilink of ``text`` in order, repeats included."""
+    if "[[" not in text:
+        return
+    for match in _WIKILINK.finditer(text):
+        target = match.group("target").strip()
+        if not target:
+            continue
+        anchor, alias = match.group("anchor"), match.group("alias")
+        yield Wikilink(
+            target,
+            None if anchor is None else anchor.strip(),
+            None if alias is None else alias.strip(),
+            match.group("embed") is not None,
+            match.start(),
+            match.end(),
+        )
+
+
+def wikilink_byte_spans(data: bytes) -> list[tuple[int, int]]:
+    """Byte spans of the wikilinks in UTF-8 ``data`` (the same links ``find_wikilinks`` sees)."""
+    if b"[[" not in data:
+        return []
+    return [
+        m.span()
+        for m in _WIKILINK_BYTES.finditer(data)
+        if m.group("target").decode("utf-8", "ignore").strip()
+    ]
 
 
 def parse_links(body: str, first_line: int = 1) -> list[Link]:
@@ -31,21 +77,14 @@ def parse_links(body: str, first_line: int = 1) -> list[Link]:
     seen: set[tuple[str, str | None]] = set()
     line = first_line
     scanned_to = 0
-    for match in _WIKILINK_RE.finditer(body):
-        target = match.group("target").strip()
-        if not target:
-            continue
-        anchor_raw = match.group("anchor")
-        anchor = anchor_raw[1:].strip() if anchor_raw else None
-        key = (target, anchor)
+    for found in find_wikilinks(body):
+        key = (found.target, found.anchor)
         if key in seen:
             continue
         seen.add(key)
-        line += body.count("\n", scanned_to, match.start())
-        scanned_to = match.start()
-        alias_raw = match.group("alias")
-        alias = alias_raw[1:].strip() if alias_raw else None
-        links.append(Link(target=target, anchor=anchor, alias=alias, line=line))
+        line += body.count("\n", scanned_to, found.start)
+        scanned_to = found.start
+        links.append(Link(found.target, found.anchor, found.alias, line, found.embed))
     return links
 
 

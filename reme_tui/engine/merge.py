@@ -46,6 +46,7 @@ from .frontmatter import (
     rewrite_tags,
     validate_tag,
 )
+from .frontmatter.split import loaded_tag_items
 from .journal import (
     APPLIED,
     NOTHING_WRITTEN,
@@ -182,21 +183,6 @@ def merged_items(
             continue
         out.append(item)
     return out
-
-
-def loaded_tag_items(text: str, field_name: str) -> list[Any] | None:
-    """The tag entry as YAML loads it; None when there is no frontmatter or the entry is
-    absent or not a list. Raises yaml.YAMLError for invalid YAML."""
-    body = text[1:] if text.startswith("\ufeff") else text
-    lines = body.splitlines(keepends=True)
-    if not lines or lines[0].strip() != "---":
-        return None
-    for index in range(1, len(lines)):
-        if lines[index].strip() == "---":
-            data = yaml.safe_load("".join(lines[1:index]))
-            value = data.get(field_name) if isinstance(data, dict) else None
-            return value if isinstance(value, list) else None
-    return None
 
 
 def _plan_file(

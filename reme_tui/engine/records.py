@@ -49,6 +49,7 @@ class Link:
     anchor: str | None
     alias: str | None
     line: int
+    embed: bool = False  # written ``![[...]]``
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,6 +73,7 @@ class _Payload(msgspec.Struct, array_like=True):
 
 _PARSER_MODULES = (
     "chunking.py",
+    "frontmatter/split.py",
     "codes.py",
     "document.py",
     "keyword.py",

@@ -22,7 +22,7 @@ from .frontmatter import (
     rewrite_tags,
 )
 from .frontmatter.locate import BOM
-from .merge import loaded_tag_items
+from .frontmatter.split import loaded_tag_items
 from .tags import DEFAULT_TAG_FIELD, judge_tag
 
 if TYPE_CHECKING:

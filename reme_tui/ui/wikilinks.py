@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from reme_tui.engine.links import Wikilink, find_wikilinks
+
 WIKI_SCHEME = "wiki:"
-_WIKILINK = re.compile(r"!?\[\[([^\[\]|#\n]*)(?:#([^\[\]|\n]*))?(?:\|([^\[\]\n]*))?\]\]")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
@@ -20,17 +21,20 @@ def linkify(body: str, exists: Callable[[str], bool]) -> str:
     Line count is preserved so Markdown block line ranges still map to file lines.
     """
 
-    def replace(match: re.Match[str]) -> str:
-        target = match.group(1).strip()
-        if not target:
-            return match.group(0)
-        anchor = (match.group(2) or "").strip()
-        alias = (match.group(3) or "").strip()
-        label = alias or (f"{target}#{anchor}" if anchor else target)
-        if not exists(target):
+    def replace(link: Wikilink) -> str:
+        label = link.alias or (f"{link.target}#{link.anchor}" if link.anchor else link.target)
+        if not exists(link.target):
             return f"~~{_escape_label(label)}~~ ⚠"
-        href = f"{WIKI_SCHEME}{target}" + (f"#{anchor}" if anchor else "")
+        href = f"{WIKI_SCHEME}{link.target}" + (f"#{link.anchor}" if link.anchor else "")
         return f"[{_escape_label(label)}](<{href}>)"
+
+    def rewrite(line: str) -> str:
+        parts: list[str] = []
+        done = 0
+        for link in find_wikilinks(line):
+            parts += [line[done : link.start], replace(link)]
+            done = link.end
+        return "".join(parts) + line[done:]
 
     lines = body.split("\n")
     in_fence = False
@@ -39,7 +43,7 @@ def linkify(body: str, exists: Callable[[str], bool]) -> str:
             in_fence = not in_fence
             continue
         if not in_fence and "[[" in line:
-            lines[i] = _WIKILINK.sub(replace, line)
+            lines[i] = rewrite(line)
     return "\n".join(lines)
 
 

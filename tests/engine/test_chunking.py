@@ -17,9 +17,8 @@ from reme_tui.engine.chunking import (
     MAX_AST_SECTIONS,
     chunk_body,
     count_headings,
-    normalize_newlines,
-    split_frontmatter,
 )
+from reme_tui.engine.frontmatter.split import normalize_newlines, split_frontmatter
 from reme_tui.engine.records import Chunk
 
 FIXTURE = Path(__file__).parent / "fixtures" / "chunking_cases.json"

@@ -63,9 +63,7 @@ def test_first_start_is_a_silent_baseline(ws: Path, data: Path) -> None:
 
 def test_live_changes_get_their_kind_summary_and_tags(ws: Path, data: Path) -> None:
     engine = _open(ws, data)
-    (ws / A).write_text(
-        memory("alpha line\nsecond\nthird\n", name="Alpha", tags=["project_atlas"])
-    )
+    (ws / A).write_text(memory("alpha line\nsecond\nthird\n", name="Alpha", tags=["project_atlas"]))
     engine.apply([A])
     (ws / "digest/new.md").write_text(memory("new one\n", name="New"))
     engine.apply(["digest/new.md"])
@@ -188,9 +186,7 @@ def test_review_marks(ws: Path, data: Path) -> None:
     assert history.unreviewed_count() == 3
     assert history.mark_reviewed([newest.id]) == 1
     assert history.unreviewed_count() == 2
-    assert [e.id for e in history.entries(unreviewed=True)] == [
-        e.id for e in history.entries()[1:]
-    ]
+    assert [e.id for e in history.entries(unreviewed=True)] == [e.id for e in history.entries()[1:]]
     assert history.mark_reviewed_until() == 2
     assert history.unreviewed_count() == 0
     assert history.last_review_ns is not None
@@ -355,7 +351,7 @@ def test_tampered_rows_are_refused_not_trusted(ws: Path, data: Path) -> None:
             "INSERT INTO entries(group_id, time_ns, kind, path, tags_before, tags_after,"
             " added, removed, note) VALUES(1, 'x', 'exploded', 3, '[', '{}', 'a', 0, 5)"
         )
-        conn.execute("UPDATE entries SET tags_before='{\"not\": \"a list\"}'")
+        conn.execute('UPDATE entries SET tags_before=\'{"not": "a list"}\'')
     with pytest.raises(HistoryError):
         history.blob(entry.new_hash)
     with pytest.raises(HistoryError, match="impossible size"):

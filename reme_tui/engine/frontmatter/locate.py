@@ -13,8 +13,8 @@ from typing import Any, Literal
 import yaml
 
 from .errors import UnsafeEditError
+from .split import BOM, closing_fence
 
-BOM = "\ufeff"
 # Characters YAML treats as line breaks that a plain "\n" split does not see.
 _HIDDEN_BREAKS = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
 
@@ -52,12 +52,10 @@ def _split_lines(text: str) -> list[str]:
 def _split(text: str) -> _Split:
     bom = BOM if text.startswith(BOM) else ""
     lines = _split_lines(text[len(bom) :])
-    if not lines or lines[0].strip() != "---":
+    close = closing_fence(lines)
+    if close is None:
         return _Split(bom, lines, None, None)
-    for index in range(1, len(lines)):
-        if lines[index].strip() == "---":
-            return _Split(bom, lines, 0, index)
-    return _Split(bom, lines, None, None)
+    return _Split(bom, lines, 0, close)
 
 
 @dataclass(slots=True)

@@ -11,7 +11,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reme_tui.engine.chunking import normalize_newlines, split_frontmatter
 from reme_tui.engine.tags import (
     DEFAULT_TAG_FIELD,
     MAX_TAG_LENGTH,
@@ -24,6 +23,7 @@ from .errors import InvalidTag, UnsafeEditError
 from .locate import _Frontmatter, _Item, _load_frontmatter, _Split, _split
 from .quoting import _same
 from .render import NewItem, _render, _values_of, _verify
+from .split import normalize_newlines, split_frontmatter
 
 BOM_NOTE = (
     "the file starts with a byte-order mark, so ReMe does not see its frontmatter: "

@@ -7,8 +7,6 @@ from typing import Any
 
 import yaml
 
-from reme_tui.engine.chunking import normalize_newlines, split_frontmatter
-
 from .errors import UnsafeEditError
 from .locate import (
     _Entry,
@@ -20,6 +18,7 @@ from .locate import (
     _split,
 )
 from .quoting import _quote_key, _round_trips, _same, quote_scalar
+from .split import normalize_newlines, split_frontmatter
 
 NewItem = _Item | str
 
