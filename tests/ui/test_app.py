@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from textual.command import CommandPalette
-from textual.widgets import DataTable, Input, Markdown, ProgressBar, Sparkline
+from textual.widgets import DataTable, Input, Markdown, ProgressBar, Sparkline, Static
 from textual.widgets.markdown import MarkdownBlock
 
 from reme_tui.config import Settings, load_settings
@@ -17,7 +18,7 @@ from reme_tui.ui.screens.help import HelpScreen
 from reme_tui.ui.screens.main import MainScreen
 from reme_tui.ui.widgets.chips import Chip
 from reme_tui.ui.widgets.neighbours import NeighboursList
-from reme_tui.ui.widgets.preview import Preview, PreviewScroll, TagChip
+from reme_tui.ui.widgets.preview import Preview, PreviewScroll, TagChip, plain_body
 from reme_tui.ui.widgets.results import ResultList, ResultsPane
 from reme_tui.ui.widgets.search_bar import QueryInput, SearchBar
 from reme_tui.ui.widgets.status_bar import StatusBar
@@ -275,6 +276,42 @@ async def test_preview_marks_the_matched_lines(app_factory: AppFactory) -> None:
         marked = [b for b in markdown.query_children(MarkdownBlock) if b.has_class("-matched")]
         assert marked  # the retro is one chunk: every body block is in range
         assert "[[" not in markdown.source
+
+
+async def test_cursor_preview_paints_plain_text_first_then_markdown(
+    app_factory: AppFactory,
+) -> None:
+    """Moving the cursor shows the body as plain text at once (the Markdown render waits
+    for the cursor to settle), and the Markdown then replaces it."""
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_query(pilot, "postgres")
+        screen = app.main_screen
+        preview = screen.query_one(Preview)
+        plain = preview.query_one("#preview-plain", Static)
+        markdown = preview.query_one(Markdown)
+        data = screen._read_plain("daily/2026-01-19/schema.md", None, None, None)
+        assert data.markdown.startswith("# ") or data.markdown.strip()
+        assert "memory_tags" not in data.markdown  # the body only: the header shows the rest
+        await preview.show_plain(data)
+        await pilot.pause()
+        assert preview.path == "daily/2026-01-19/schema.md"
+        assert label_text(screen, "#preview-name") == "Atlas schema review"
+        assert plain.display and not markdown.display
+        assert str(plain.render()).strip().splitlines()[0] == data.markdown.strip().splitlines()[0]
+        await pilot.press("escape", "j")
+        await settle(pilot)
+        assert preview.path == "daily/2026-01-19/schema.md"
+        assert markdown.display and not plain.display
+        assert "[[" not in markdown.source
+
+
+def test_plain_body_is_the_body_lines_capped() -> None:
+    memory = SimpleNamespace(body_start_line=3)
+    text = "---\nname: x\n" + "\n".join(f"line {i}" for i in range(500))
+    assert plain_body(text, memory, max_lines=2) == "line 0\nline 1"
+    assert plain_body("---\nname: x\nonly", memory) == "only"
 
 
 async def test_neighbours_enter_opens_and_history_goes_back(app_factory: AppFactory) -> None:

@@ -41,7 +41,13 @@ from reme_tui.ui.query import SearchState
 from reme_tui.ui.rows import ResultRow, explain
 from reme_tui.ui.semantic_progress import SemanticChanged, mode_label, status_label
 from reme_tui.ui.widgets.neighbours import NeighboursList
-from reme_tui.ui.widgets.preview import Preview, PreviewData, PreviewScroll, render_markdown
+from reme_tui.ui.widgets.preview import (
+    Preview,
+    PreviewData,
+    PreviewScroll,
+    plain_body,
+    render_markdown,
+)
 from reme_tui.ui.widgets.results import ResultList, ResultsPane
 from reme_tui.ui.widgets.search_bar import QueryInput, SearchBar
 from reme_tui.ui.widgets.status_bar import ChangesLabel, DiagnosticsLabel, StatusBar
@@ -377,6 +383,10 @@ class MainScreen(Screen[None]):
         delay: float,
     ) -> None:
         if delay:
+            if delay == BROWSE_DELAY:  # the cursor moved: paint the plain text at once
+                plain = await asyncio.to_thread(self._read_plain, path, line, end_line, explain)
+                if serial == self.preview_serial:
+                    await self.query_one(Preview).show_plain(plain)
             await asyncio.sleep(delay)  # cursor browsing: a newer highlight cancels this load
         data, neighbours, similar = await asyncio.to_thread(
             self._read_preview, path, line, end_line, explain
@@ -384,6 +394,20 @@ class MainScreen(Screen[None]):
         self.post_message(
             PreviewReady(data, neighbours, keep_scroll=keep_scroll, serial=serial, similar=similar)
         )
+
+    def _read_plain(
+        self, path: str, line: int | None, end_line: int | None, explain: str | None
+    ) -> PreviewData:
+        """The memory and the start of its body as plain text (runs in a thread)."""
+        engine = self.reme.engine
+        memory = engine.memory(path)
+        text = ""
+        if memory is not None:
+            try:
+                text = plain_body(engine.read_text(path), memory)
+            except OSError:
+                memory = None
+        return PreviewData(path, memory, text, line, end_line, explain)
 
     def _read_preview(
         self, path: str, line: int | None, end_line: int | None, explain: str | None

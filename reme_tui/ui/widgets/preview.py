@@ -19,6 +19,7 @@ from reme_tui.ui.messages import OpenMemory, TagChosen
 from reme_tui.ui.wikilinks import linkify, parse_wiki_href
 
 MAX_PREVIEW_CHARS = 400_000
+PLAIN_MAX_LINES = 200  # a screenful and more; the Markdown render follows within BROWSE_DELAY
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,9 @@ class Preview(Vertical):
             yield Horizontal(id="preview-tags")
             yield Label("", id="preview-meta")
         with PreviewScroll(id="preview-scroll"):
+            plain = Static("", id="preview-plain", markup=False)
+            plain.display = False
+            yield plain
             yield Markdown("", id="preview-markdown", open_links=False)
 
     def on_mount(self) -> None:
@@ -82,12 +86,42 @@ class Preview(Vertical):
             self.query_one(field, Label).update("")
         self.query_one("#preview-tags").remove_children()
         self.query_one(Markdown).update("")
+        self._show_markdown()
         self.border_title = "Preview"
+
+    async def show_plain(self, data: PreviewData) -> None:
+        """A fast first paint while the cursor moves: the header and the body as plain
+        text. `show` replaces it with the rendered Markdown once the cursor settles."""
+        if not await self._show_header(data):
+            return
+        plain = self.query_one("#preview-plain", Static)
+        plain.update(data.markdown)
+        plain.display = True
+        self.query_one(Markdown).display = False
+        self.query_one(PreviewScroll).scroll_home(animate=False)
 
     async def show(self, data: PreviewData, *, keep_scroll: bool = False) -> None:
         """Render ``data``; scroll to its matched lines unless ``keep_scroll`` (live refresh)."""
         scroll = self.query_one(PreviewScroll)
         previous_y = scroll.scroll_y
+        markdown = self.query_one(Markdown)
+        if not await self._show_header(data):
+            await markdown.update("")
+            self._show_markdown()
+            return
+        await markdown.update(data.markdown)
+        self._show_markdown()
+        if keep_scroll:
+            self.call_after_refresh(scroll.scroll_to, y=previous_y, animate=False)
+        else:
+            self._mark_lines(data.memory, data.line, data.end_line)
+
+    def _show_markdown(self) -> None:
+        self.query_one("#preview-plain", Static).display = False
+        self.query_one(Markdown).display = True
+
+    async def _show_header(self, data: PreviewData) -> bool:
+        """Name, description, tag chips and location of ``data``; False when it is gone."""
         memory = data.memory
         self.path, self.memory = data.path, memory
         self.border_title = data.path
@@ -100,8 +134,7 @@ class Preview(Vertical):
             )
             self.query_one("#preview-meta", Label).update("")
             self.query_one("#preview-tags").remove_children()
-            await self.query_one(Markdown).update("")
-            return
+            return False
         name = memory.name or data.path.rsplit("/", 1)[-1]
         self.query_one("#preview-name", Label).update(Content.styled(name, "bold"))
         self.query_one("#preview-description", Label).update(memory.description or "")
@@ -116,12 +149,7 @@ class Preview(Vertical):
             await tags_row.remove_children()
             await tags_row.mount_all([TagChip(tag) for tag in memory.tags])
         tags_row.display = bool(memory.tags)
-        markdown = self.query_one(Markdown)
-        await markdown.update(data.markdown)
-        if keep_scroll:
-            self.call_after_refresh(scroll.scroll_to, y=previous_y, animate=False)
-        else:
-            self._mark_lines(memory, data.line, data.end_line)
+        return True
 
     def _mark_lines(self, memory: Any, line: int | None, end_line: int | None) -> None:
         """Highlight the blocks holding the matched lines and scroll the first into view."""
@@ -155,6 +183,12 @@ class Preview(Vertical):
             return
         target, _anchor = wiki
         self.post_message(OpenMemory(target))
+
+
+def plain_body(text: str, memory: Any, max_lines: int = PLAIN_MAX_LINES) -> str:
+    """The first lines of the body, as they are in the file (the fast first paint)."""
+    lines = text.split("\n", memory.body_start_line - 1 + max_lines)
+    return "\n".join(lines[memory.body_start_line - 1 : memory.body_start_line - 1 + max_lines])
 
 
 def render_markdown(text: str, memory: Any, exists: Any) -> str:
