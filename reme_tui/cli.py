@@ -416,7 +416,9 @@ def _follow(
     last = response.to_json()
     logging.getLogger("watchfiles").setLevel(logging.ERROR)
     try:
-        for batch in watch_batches(engine.root, all_markdown=engine.config.all_markdown):
+        for batch in watch_batches(
+            engine.root, all_markdown=engine.config.all_markdown, also=engine.is_link_target
+        ):
             delta = engine.apply(batch)
             if delta.workspace_missing or root_is_gone(engine.root):
                 _error(f"workspace {engine.root} was deleted or moved; stopping")

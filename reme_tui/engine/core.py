@@ -423,6 +423,12 @@ class Engine:
                     gone.add(rel)
             self._forget_under(gone, rescanned, delta)
 
+    def is_link_target(self, path: str | os.PathLike[str]) -> bool:
+        """Whether a change at ``path`` (absolute) may change a symlinked memory or folder:
+        the watcher passes such paths on even when they are not memories themselves.
+        Lock-free (the watcher's filter runs on the app's event loop): it reads a copy."""
+        return self._symlinks.touches(path)
+
     def _with_symlinks(self, changes: Iterable[str | os.PathLike[str]]) -> list[str]:
         """The changed paths (relative, inside), then every symlink whose target they
         touch: the watcher reports the target, a cold build would see the link change."""

@@ -70,8 +70,7 @@ class LinkMap:
             self.record(rel, path)
         if not self._links:
             return set()
-        where = {entry_location(path), os.path.realpath(path)}
-        inside = tuple(w.rstrip(os.sep) + os.sep for w in where)
+        where = _where(path)
         out: set[str] = set()
         for link_rel, link in list(self._links.items()):
             if link_rel == rel:
@@ -80,13 +79,29 @@ class LinkMap:
                 del self._links[link_rel]
                 out.add(link_rel)
                 continue
-            touches = (
-                not where.isdisjoint(link.hops)
-                or link.end in where
-                or link.end.startswith(inside)  # a directory holding the target changed
-                or any(w.startswith(link.end.rstrip(os.sep) + os.sep) for w in where)
-            )
-            if touches:
+            if _touches(link, where):
                 self.record(link_rel)
                 out.add(link_rel)
         return out
+
+    def touches(self, abs_path: str | os.PathLike[str]) -> bool:
+        """Whether a change at ``abs_path`` may concern a recorded link (for the watcher,
+        which otherwise ignores paths that are not memories, e.g. ``notes/real/x.md``)."""
+        if not self._links:
+            return False
+        where = _where(os.fspath(abs_path))
+        return any(_touches(link, where) for link in list(self._links.values()))
+
+
+def _where(path: str) -> set[str]:
+    return {entry_location(path), os.path.realpath(path)}
+
+
+def _touches(link: _Link, where: set[str]) -> bool:
+    inside = tuple(w.rstrip(os.sep) + os.sep for w in where)
+    return (
+        not where.isdisjoint(link.hops)
+        or link.end in where
+        or link.end.startswith(inside)  # a directory holding the target changed
+        or any(w.startswith(link.end.rstrip(os.sep) + os.sep) for w in where)
+    )

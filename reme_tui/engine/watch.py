@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from pathlib import Path
 
 import watchfiles
@@ -23,6 +23,9 @@ DEFAULT_STEP_MS = 30
 _IGNORED_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", "node_modules"})
 
 
+# Absolute paths the index depends on although they are not memories (symlink targets).
+AlsoWatched = Callable[[str], bool]
+
 class MemoryFilter(watchfiles.DefaultFilter):
     """Keep events that can change the index; drop editor swap files and VCS internals.
 
@@ -32,10 +35,13 @@ class MemoryFilter(watchfiles.DefaultFilter):
     with dotted names are remembered from a walk at start and from later events.
     """
 
-    def __init__(self, root: Path, *, all_markdown: bool = False) -> None:
+    def __init__(
+        self, root: Path, *, all_markdown: bool = False, also: AlsoWatched | None = None
+    ) -> None:
         super().__init__(ignore_dirs=tuple(_IGNORED_DIRS))
         self._root = root
         self._all_markdown = all_markdown
+        self._also = also
         self._dotted_dirs: set[str] = _dotted_dirs(root, all_markdown)
 
     def __call__(self, change: watchfiles.Change, path: str) -> bool:
@@ -47,6 +53,8 @@ class MemoryFilter(watchfiles.DefaultFilter):
             rel.split("/")
         ):
             return True  # a scan indexes it: no name pattern (`.#x.md`, `flycheck_x`) hides it
+        if self._also is not None and self._also(path):
+            return True  # the target (or part of the chain) of a symlinked memory or folder
         if not super().__call__(change, path):
             return False
         if relevant(rel, all_markdown=self._all_markdown):
@@ -114,13 +122,14 @@ def watch_batches(
     *,
     stop_event: threading.Event | None = None,
     all_markdown: bool = False,
+    also: AlsoWatched | None = None,
     debounce_ms: int = DEFAULT_DEBOUNCE_MS,
     step_ms: int = DEFAULT_STEP_MS,
 ) -> Iterator[list[str]]:
     """Blocking: yield batches of changed relative paths until `stop_event` is set."""
     for changes in watchfiles.watch(
         root,
-        watch_filter=MemoryFilter(root, all_markdown=all_markdown),
+        watch_filter=MemoryFilter(root, all_markdown=all_markdown, also=also),
         debounce=debounce_ms,
         step=step_ms,
         stop_event=stop_event,
@@ -137,13 +146,14 @@ async def awatch_batches(
     *,
     stop_event: object | None = None,
     all_markdown: bool = False,
+    also: AlsoWatched | None = None,
     debounce_ms: int = DEFAULT_DEBOUNCE_MS,
     step_ms: int = DEFAULT_STEP_MS,
 ) -> AsyncIterator[list[str]]:
     """Async variant for the app (an `asyncio.Event` or `anyio.Event` stops it)."""
     async for changes in watchfiles.awatch(
         root,
-        watch_filter=MemoryFilter(root, all_markdown=all_markdown),
+        watch_filter=MemoryFilter(root, all_markdown=all_markdown, also=also),
         debounce=debounce_ms,
         step=step_ms,
         stop_event=stop_event,  # type: ignore[arg-type]

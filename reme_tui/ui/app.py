@@ -204,7 +204,10 @@ class RemeApp(App[None]):
         pending: list[str] = []
         all_markdown = self.engine.config.all_markdown
         async for batch in awatch_batches(
-            self.engine.root, stop_event=self.watch_stop, all_markdown=all_markdown
+            self.engine.root,
+            stop_event=self.watch_stop,
+            all_markdown=all_markdown,
+            also=self.engine.is_link_target,
         ):
             pending.extend(batch)
             if not self.engine.is_built:

@@ -41,7 +41,9 @@ class LiveEngine:
 
     def _run(self) -> None:
         try:
-            for batch in watch_batches(self.root, stop_event=self.stop):
+            for batch in watch_batches(
+                self.root, stop_event=self.stop, also=self.engine.is_link_target
+            ):
                 self.batches.append(batch)
                 self.deltas.append(self.engine.apply(batch))
         except BaseException as exc:  # surfaced by the test thread
@@ -134,6 +136,30 @@ def write(root: Path, rel: str, body: str, tags: list[str] | None = None) -> Non
 
 
 # -- structural changes ---------------------------------------------------------------
+
+
+def test_symlink_targets_outside_the_memory_folders_are_followed(tmp_path: Path) -> None:
+    """The real watcher: a target under notes/ is not a memory, yet its link is."""
+    write_workspace(
+        tmp_path,
+        {
+            "notes/n.md": memory("budget note\n", tags=["before"]),
+            "notes/real/r.md": memory("budget real\n", tags=["before"]),
+        },
+    )
+    (tmp_path / "digest").mkdir()
+    (tmp_path / "digest/l.md").symlink_to("../notes/n.md")
+    (tmp_path / "digest/ld").symlink_to("../notes/real")
+    with watching(tmp_path) as live:
+        root = live.root
+        write(root, "notes/n.md", "budget note again\n", tags=["after"])
+        write(root, "notes/real/new.md", "budget new\n", tags=["fresh"])
+        live.settle()
+        assert live.engine.tags_of("digest/l.md") == ("after",)
+        assert "digest/ld/new.md" in live.engine.paths()
+        (root / "notes/n.md").unlink()
+        live.settle()
+        assert "digest/l.md" not in live.engine.paths()
 
 
 def test_moves_and_renames(tmp_path: Path) -> None:
