@@ -1,12 +1,10 @@
-"""The one wikilink parser (engine, chunker and preview use it) and the link graph (networkx)."""
+"""The one wikilink parser (engine, chunker and preview use it) and the link graph."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-
-import networkx as nx
 
 from .records import Link
 
@@ -98,116 +96,97 @@ class Edge:
 
 
 class LinkGraph:
-    """Directed graph of wikilinks. Nodes are paths; `memory` marks indexed memories.
+    """Directed graph of wikilinks between paths; the sources are indexed memories.
 
     Edges to paths that are not indexed memories are kept (dangling) for diagnostics but
-    never reported as neighbours.
+    never reported as neighbours. Plain dicts: a warm start loads every edge of the
+    workspace at once, and networkx's per-edge attribute dicts made that the slowest part.
     """
 
     def __init__(self) -> None:
-        self._graph: nx.DiGraph = nx.DiGraph()
+        self._out: dict[str, dict[str, list[str]]] = {}  # source -> target -> anchors
+        self._in: dict[str, set[str]] = {}  # target -> sources
+        self._memories: set[str] = set()
+
+    def __contains__(self, path: object) -> bool:
+        """A memory, or a path some memory links to."""
+        return path in self._memories or path in self._in
 
     def set_file(self, path: str, links: list[Link]) -> None:
         """Replace the outgoing links of one memory (marking it as a memory node)."""
-        graph = self._graph
-        former_targets: list[str] = []
-        if path in graph:
-            former_targets = list(graph.succ[path])
-            graph.remove_edges_from([(path, target) for target in former_targets])
-            graph.nodes[path]["memory"] = True
-        else:
-            graph.add_node(path, memory=True)
-        anchors_by_target: dict[str, list[str]] = {}
-        for link in links:
-            anchors = anchors_by_target.setdefault(link.target, [])
-            if link.anchor:
-                anchors.append(link.anchor)
-        for target in anchors_by_target:
-            if target not in graph:
-                graph.add_node(target, memory=False)
-        graph.add_edges_from(
-            (path, target, {"anchors": anchors}) for target, anchors in anchors_by_target.items()
-        )
-        self._prune(path, former_targets)
+        self._drop_outlinks(path)
+        self._memories.add(path)
+        targets = _anchors_by_target(links)
+        self._out[path] = targets
+        for target in targets:
+            self._in.setdefault(target, set()).add(path)
 
     def load(self, files: Iterable[tuple[str, Iterable[Link]]]) -> None:
-        """Build the whole graph at once (warm starts): one bulk insert instead of one
-        networkx call per memory."""
-        graph = nx.DiGraph()
-        memories: list[str] = []
-        edges: list[tuple[str, str, dict[str, list[str]]]] = []
+        """Build the whole graph at once (warm starts)."""
+        out: dict[str, dict[str, list[str]]] = {}
+        incoming: dict[str, set[str]] = {}
         for path, links in files:
-            memories.append(path)
-            anchors_by_target: dict[str, list[str]] = {}
-            for link in links:
-                anchors = anchors_by_target.setdefault(link.target, [])
-                if link.anchor:
-                    anchors.append(link.anchor)
-            edges.extend((path, t, {"anchors": a}) for t, a in anchors_by_target.items())
-        graph.add_nodes_from(memories, memory=True)
-        known = set(memories)
-        graph.add_nodes_from(
-            {target for _, target, _ in edges if target not in known}, memory=False
-        )
-        graph.add_edges_from(edges)
-        self._graph = graph
+            targets = _anchors_by_target(links)
+            out[path] = targets
+            for target in targets:
+                sources = incoming.get(target)
+                if sources is None:
+                    incoming[target] = {path}
+                else:
+                    sources.add(path)
+        self._out, self._in, self._memories = out, incoming, set(out)
 
     def remove_file(self, path: str) -> None:
         """Forget a memory's outlinks; it stays as a dangling target if others link to it."""
-        graph = self._graph
-        if path not in graph:
-            return
-        targets = list(graph.succ[path])
-        graph.remove_edges_from([(path, target) for target in targets])
-        graph.nodes[path]["memory"] = False
-        self._prune(path, targets)
+        self._drop_outlinks(path)
+        self._memories.discard(path)
 
-    def _prune(self, path: str, former_targets: list[str] | None = None) -> None:
-        """Drop non-memory nodes nothing links to any more."""
-        graph = self._graph
-        candidates = [path, *(former_targets or ())]
-        for node in candidates:
-            if node in graph and not graph.nodes[node]["memory"] and not graph.pred[node]:
-                graph.remove_node(node)
+    def _drop_outlinks(self, path: str) -> None:
+        for target in self._out.pop(path, {}):
+            sources = self._in.get(target)
+            if sources is not None:
+                sources.discard(path)
+                if not sources:
+                    del self._in[target]
 
     def outlinks(self, path: str) -> list[Edge]:
         """Edges to indexed memories, in order of first appearance in the file."""
-        if path not in self._graph:
-            return []
-        graph = self._graph
+        memories = self._memories
         return [
-            Edge(path, target, tuple(data["anchors"]))
-            for _, target, data in graph.out_edges(path, data=True)
-            if graph.nodes[target]["memory"]
+            Edge(path, target, tuple(anchors))
+            for target, anchors in self._out.get(path, {}).items()
+            if target in memories
         ]
 
     def inlinks(self, path: str) -> list[Edge]:
         """Edges from indexed memories to `path`, sources sorted by path."""
-        if path not in self._graph or not self._graph.nodes[path]["memory"]:
+        if path not in self._memories:
             return []
-        graph = self._graph
         return [
-            Edge(source, path, tuple(graph.edges[source, path]["anchors"]))
-            for source in sorted(graph.predecessors(path))
-            if graph.nodes[source]["memory"]
+            Edge(source, path, tuple(self._out[source][path]))
+            for source in sorted(self._in.get(path, ()))
+            if source in self._memories
         ]
 
     def dangling_from(self, path: str) -> list[str]:
         """Targets of `path` that are not indexed memories."""
-        if path not in self._graph:
-            return []
-        graph = self._graph
-        return [t for t in graph.successors(path) if not graph.nodes[t]["memory"]]
+        return [t for t in self._out.get(path, {}) if t not in self._memories]
 
     def snapshot(self) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
         """Outgoing edges per memory (for equality-with-rebuild checks)."""
-        graph = self._graph
         return {
-            node: [(t, tuple(d["anchors"])) for _, t, d in graph.out_edges(node, data=True)]
-            for node, data in graph.nodes(data=True)
-            if data["memory"]
+            node: [(t, tuple(a)) for t, a in self._out.get(node, {}).items()]
+            for node in self._memories
         }
 
-    @property
-    def graph(self) -> nx.DiGraph:
-        return self._graph
+
+def _anchors_by_target(links: Iterable[Link]) -> dict[str, list[str]]:
+    """Targets in order of first appearance, each with its anchors in order."""
+    targets: dict[str, list[str]] = {}
+    for link in links:
+        anchors = targets.get(link.target)
+        if anchors is None:
+            anchors = targets[link.target] = []
+        if link.anchor:
+            anchors.append(link.anchor)
+    return targets
