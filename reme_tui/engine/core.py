@@ -936,6 +936,18 @@ class Engine:
             matched_terms=matched,
         )
 
+    def match_dates(self, text: str, filters: Filters = NO_FILTERS) -> list[str | None]:
+        """The date of every chunk whose words match ``text`` under ``filters`` (all of
+        them, not a top k): how many matches there are, and when they were written."""
+        allowed, _info, _warnings = self.allowed_paths(filters)
+        if allowed is not None and not allowed:
+            return []
+        tokens = tokenize(text)
+        with self._lock:
+            keys = self._keyword.matching_keys(tokens, allowed_mask=self._allowed_mask(allowed))
+            memories = self._memories
+            return [m.date if (m := memories.get(path)) else None for path, _start in keys]
+
     def browse(self, filters: Filters = NO_FILTERS, *, limit: int = 200) -> list[Memory]:
         """Memories passing ``filters``, newest first (undated last, then by path)."""
         allowed, _info, _warnings = self.allowed_paths(filters)

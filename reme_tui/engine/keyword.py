@@ -598,6 +598,22 @@ class KeywordIndex:
         mask[pids] = True
         return mask
 
+    def matching_keys(
+        self, query_tokens: Sequence[str], *, allowed_mask: np.ndarray | None = None
+    ) -> list[DocKey]:
+        """Every document with a score above 0 (any query token), inside ``allowed_mask``."""
+        scores = self._scores(query_tokens)
+        if scores is None:
+            return []
+        cand = np.flatnonzero(scores > 0)
+        if allowed_mask is not None and cand.shape[0]:
+            pids = self._slot_path[cand]
+            inside = pids < allowed_mask.shape[0]
+            cand = cand[inside]
+            cand = cand[allowed_mask[pids[inside]]]
+        keys = cast(list[DocKey], self._slot_key)
+        return [keys[s] for s in cand.tolist()]
+
     def top_k(
         self,
         query_tokens: Sequence[str],

@@ -39,7 +39,13 @@ from reme_tui.engine.watch import awatch_batches
 from reme_tui.engine.workspace import PathOutsideWorkspace
 from reme_tui.ui.commands import Command, RemeCommands
 from reme_tui.ui.keys import KeyRow, display_keys, key_table, unknown_keymap_ids
-from reme_tui.ui.messages import HistoryCounted, IndexBuilt, IndexProgress, IndexUpdated
+from reme_tui.ui.messages import (
+    HistoryCounted,
+    IndexBuilt,
+    IndexProgress,
+    IndexUpdated,
+    IndexUpdating,
+)
 from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
 from reme_tui.ui.screens.help import HelpScreen
 from reme_tui.ui.screens.main import MainScreen
@@ -216,8 +222,16 @@ class RemeApp(App[None]):
             await self.apply_changes(changes)
 
     async def apply_changes(self, changes: list[str]) -> None:
-        """Route changed paths through the engine and refresh what the delta touches."""
-        self.publish(await asyncio.to_thread(self.engine.apply, changes))
+        """Route changed paths through the engine and refresh what the delta touches.
+
+        The engine works in a thread; the status bar says an update is under way, so
+        nothing claims to be current until the delta is published."""
+        self.main_screen.post_message(IndexUpdating(len(changes)))
+        try:
+            delta = await asyncio.to_thread(self.engine.apply, changes)
+        finally:
+            self.main_screen.post_message(IndexUpdating(0))
+        self.publish(delta)
 
     def publish(self, delta: Delta | None) -> None:
         """Tell the screens what an engine change (a batch, an edit, a merge) moved."""

@@ -31,6 +31,14 @@ class IndexBuilt(Message):
         self.error = error
 
 
+class IndexUpdating(Message):
+    """A batch of ``count`` changed files is being applied (0: the batch is done)."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__()
+        self.count = count
+
+
 class IndexUpdated(Message):
     """Files changed on disk and the engine applied them; ``delta`` is the engine's Delta."""
 
@@ -52,6 +60,8 @@ class ResultsReady(Message):
         elapsed_ms: float,
         serial: int,
         hybrid: bool = False,
+        total: int = 0,
+        chart: Any = None,
     ) -> None:
         super().__init__()
         self.rows = rows
@@ -62,6 +72,8 @@ class ResultsReady(Message):
         self.elapsed_ms = elapsed_ms
         self.serial = serial
         self.hybrid = hybrid
+        self.total = total  # every match, not only the listed rows
+        self.chart = chart  # a match_chart.Chart over every match (None: over the rows)
 
 
 class TagChosen(Message):

@@ -7,6 +7,7 @@ widgets. A newer search or preview load cancels the stale one (exclusive worker 
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -31,6 +32,7 @@ from reme_tui.ui.messages import (
     IndexBuilt,
     IndexProgress,
     IndexUpdated,
+    IndexUpdating,
     MetaReady,
     OpenMemory,
     PreviewReady,
@@ -40,6 +42,7 @@ from reme_tui.ui.messages import (
 from reme_tui.ui.query import SearchState
 from reme_tui.ui.rows import ResultRow, explain
 from reme_tui.ui.semantic_progress import SemanticChanged, mode_label, status_label
+from reme_tui.ui.widgets.match_chart import Chart
 from reme_tui.ui.widgets.neighbours import NeighboursList
 from reme_tui.ui.widgets.preview import (
     Preview,
@@ -71,6 +74,8 @@ class Computed:
     error: str | None
     warnings: list[str]
     hybrid: bool
+    total: int = 0  # every match (the rows are the first page)
+    chart: Chart | None = None
 
 
 class MainScreen(Screen[None]):
@@ -109,6 +114,7 @@ class MainScreen(Screen[None]):
         self.last_search_ms = 0.0
         self.state = SearchState()
         self.shown_state: SearchState | None = None  # the search the results list shows
+        self.pages = 1  # pages of rows the list shows; moving past the last row adds one
 
     @property
     def reme(self) -> RemeApp:
@@ -131,7 +137,7 @@ class MainScreen(Screen[None]):
         status = self.query_one(StatusBar)
         status.set_workspace(self._workspace_label(), str(self.reme.engine.root))
         status.set_count(0)
-        status.set_diagnostics(0)
+        status.set_diagnostics(None)
         status.set_progress(0, 0)
         self.query_one(ResultsPane).set_rows([], [], title="Results", empty="Indexing…", keep=False)
         self.query_one(SearchBar).focus_query()
@@ -162,8 +168,16 @@ class MainScreen(Screen[None]):
         self.refresh_meta()
         self.run_search(immediate=True)
 
+    @on(IndexUpdating)
+    def _updating(self, message: IndexUpdating) -> None:
+        status = self.query_one(StatusBar)
+        if message.count:
+            status.set_updating(message.count)
+        elif self.reme.engine.is_built:
+            status.set_index_state("index ready")
+
     @on(IndexUpdated)
-    def _updated(self, message: IndexUpdated) -> None:
+    async def _updated(self, message: IndexUpdated) -> None:
         delta = message.delta
         if delta.is_empty:
             return
@@ -174,7 +188,9 @@ class MainScreen(Screen[None]):
         if preview.path in delta.removed:
             self.history.forget(preview.path)
             self.notify(f"{preview.path} was deleted", severity="warning")
-            self.load_preview(preview.path, None, None, keep_scroll=True)
+            self.preview_serial += 1
+            await preview.show_deleted(preview.path)
+            self.query_one(NeighboursList).set_neighbours(None)
         elif preview.path in delta.changed or preview.path in delta.added:
             self.load_preview(preview.path, None, None, keep_scroll=True)
         elif preview.path is not None:
@@ -253,14 +269,23 @@ class MainScreen(Screen[None]):
         self.search_serial += 1
         slow = self.last_search_ms > FAST_SEARCH_MS
         delay = 0.0 if immediate or not slow else self.reme.settings.search.debounce_ms / 1000
-        self._search_worker(self.state, self.search_serial, delay)
+        if self.state != self.shown_state:
+            self.pages = 1  # a new search starts on its first page
+        self._search_worker(self.state, self.search_serial, delay, self.pages)
+
+    @on(ResultsPane.MoreWanted)
+    def _more_wanted(self) -> None:
+        self.pages += 1
+        self.run_search(immediate=True)
 
     @work(exclusive=True, group="search")
-    async def _search_worker(self, state: SearchState, serial: int, delay: float) -> None:
+    async def _search_worker(
+        self, state: SearchState, serial: int, delay: float, pages: int = 1
+    ) -> None:
         if delay:
             await asyncio.sleep(delay)  # debounce: a newer keystroke cancels this worker
         started = time.perf_counter()
-        computed = await asyncio.to_thread(self.compute, state)
+        computed = await asyncio.to_thread(self.compute, state, pages)
         elapsed = (time.perf_counter() - started) * 1000
         self.post_message(
             ResultsReady(
@@ -272,21 +297,25 @@ class MainScreen(Screen[None]):
                 elapsed,
                 serial,
                 computed.hybrid,
+                computed.total,
+                computed.chart,
             )
         )
 
-    def compute(self, state: SearchState) -> Computed:
-        """Run the engine for ``state`` (in a worker thread)."""
+    def compute(self, state: SearchState, pages: int = 1) -> Computed:
+        """Run the engine for ``state`` (in a worker thread): ``pages`` pages of rows, the
+        number of all matches and the chart over all of them."""
         engine = self.reme.engine
         limits = self.reme.settings.search
         if not state.text.strip():
-            memories = engine.browse(state.filters, limit=limits.browse_limit)
-            rows = [ResultRow.from_memory(m) for m in memories]
-            return Computed(rows, [], "browse", None, [], False)
+            memories = engine.browse(state.filters, limit=sys.maxsize)
+            rows = [ResultRow.from_memory(m) for m in memories[: limits.browse_limit * pages]]
+            chart = Chart.of([m.date for m in memories])
+            return Computed(rows, [], "browse", None, [], False, len(memories), chart)
         query = SearchQuery(
             text=state.text,
             filters=state.filters,
-            limit=limits.limit,
+            limit=limits.limit * pages,
             expand_links=False,
             vector_weight=limits.vector_weight,
         )
@@ -296,7 +325,11 @@ class MainScreen(Screen[None]):
             return Computed([], [], "error", str(error), [], False)
         rows = [ResultRow.from_hit(hit) for hit in response.hits]
         terms = list(response.query_tokens) or engine.tokenize_query(state.text)
-        return Computed(rows, terms, "search", None, list(response.warnings), response.hybrid)
+        dates = engine.match_dates(state.text, state.filters)
+        total = max(len(dates), len(rows))
+        chart = Chart.of(dates) if len(dates) >= len(rows) else None
+        warnings = list(response.warnings)
+        return Computed(rows, terms, "search", None, warnings, response.hybrid, total, chart)
 
     @on(ResultsReady)
     def _results(self, message: ResultsReady) -> None:
@@ -308,21 +341,47 @@ class MainScreen(Screen[None]):
         if message.mode == "search":
             bar.set_mode(*mode_label(self.reme.engine.semantic_status()))
         state = self.state
-        count = len(message.rows)
+        count = f"{len(message.rows):,}"
+        if message.total > len(message.rows):
+            count += f" of {message.total:,}"
         if message.mode == "browse":
             what = "memories" if not state.has_filters else "filtered memories"
             title = f"{count} {what}, newest first"
             empty = "No memory matches these filters." if state.has_filters else "No memories."
         else:
-            title = f"{count} results" if count != 1 else "1 result"
+            title = f"{count} results" if count != "1" else "1 result"
             empty = message.error or "No results. Try fewer words or remove a filter."
         pane = self.query_one(ResultsPane)
         same_search = self.shown_state == state
         self.shown_state = state
-        pane.set_rows(message.rows, message.terms, title=title, empty=empty, keep=same_search)
+        pane.set_rows(
+            message.rows,
+            message.terms,
+            title=title,
+            empty=empty,
+            keep=same_search,
+            total=message.total,
+            chart=message.chart,
+        )
         pane.tooltip = f"{message.mode} took {message.elapsed_ms:.1f} ms"
-        if not message.rows and self.query_one(Preview).path is None:
+        preview = self.query_one(Preview)
+        if not message.rows:
+            self.preview_serial += 1  # a preview still loading is for rows that are gone
+            if not preview.shows_deleted:  # "x was deleted" is worth keeping
+                preview.show_placeholder("Nothing to preview: no memory matches.")
             self.query_one(NeighboursList).set_neighbours(None)
+        elif same_search and preview.explain is not None:
+            self._refresh_explain(message.rows)
+
+    def _refresh_explain(self, rows: list[ResultRow]) -> None:
+        """After a live change the previewed row's score moves: show the new one, or say
+        the shown one is from before the change when the row left the list."""
+        preview = self.query_one(Preview)
+        for row in rows:
+            if row.path == preview.path and row.start_line == preview.line:
+                preview.set_explain(explain(row))
+                return
+        preview.set_explain(preview.explain, stale=True)
 
     # -- preview ------------------------------------------------------------
 

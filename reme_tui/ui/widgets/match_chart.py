@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -39,6 +40,22 @@ def bucket_counts(dates: Iterable[str | None]) -> tuple[list[float], str, str, s
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Chart:
+    """What the chart draws, computed off the UI thread from every match's date."""
+
+    counts: list[float]
+    first: str
+    last: str
+    bucket: str
+    undated: int
+
+    @classmethod
+    def of(cls, dates: list[str | None]) -> Chart:
+        counts, first, last, bucket = bucket_counts(dates)
+        return cls(counts, first, last, bucket, sum(1 for d in dates if not d))
+
+
 class MatchChart(Horizontal):
     """``first-date ▁▃█▂ last-date`` above the results list."""
 
@@ -48,8 +65,11 @@ class MatchChart(Horizontal):
         yield Label("", id="chart-last")
 
     def set_dates(self, dates: list[str | None]) -> None:
-        counts, first, last, bucket = bucket_counts(dates)
-        undated = sum(1 for d in dates if not d)
+        self.show(Chart.of(dates))
+
+    def show(self, chart: Chart) -> None:
+        counts, first, last, bucket = chart.counts, chart.first, chart.last, chart.bucket
+        undated = chart.undated
         single = len(counts) == 1
         self.query_one(Sparkline).data = counts if not single else []
         if single:

@@ -61,6 +61,9 @@ class Preview(Vertical):
         super().__init__(id=id)
         self.path: str | None = None
         self.memory: Any = None
+        self.meta = ""
+        self.line: int | None = None
+        self.explain: str | None = None
         self.border_title = "Preview"
 
     def compose(self) -> ComposeResult:
@@ -81,6 +84,7 @@ class Preview(Vertical):
     def show_placeholder(self, message: str) -> None:
         self.path = None
         self.memory = None
+        self.explain = None
         self.query_one("#preview-name", Label).update(message)
         for field in ("#preview-description", "#preview-meta"):
             self.query_one(field, Label).update("")
@@ -126,14 +130,7 @@ class Preview(Vertical):
         self.path, self.memory = data.path, memory
         self.border_title = data.path
         if memory is None:
-            self.query_one("#preview-name", Label).update(
-                Content.styled(f"{data.path} was deleted", "bold $text-error")
-            )
-            self.query_one("#preview-description", Label).update(
-                "The file is gone from the workspace."
-            )
-            self.query_one("#preview-meta", Label).update("")
-            self.query_one("#preview-tags").remove_children()
+            await self.show_deleted(data.path)
             return False
         name = memory.name or data.path.rsplit("/", 1)[-1]
         self.query_one("#preview-name", Label).update(Content.styled(name, "bold"))
@@ -141,15 +138,38 @@ class Preview(Vertical):
         meta = f"{data.path}  ·  {memory.date or 'undated'}"
         if data.line is not None and data.end_line is not None:
             meta += f"  ·  lines {data.line}–{data.end_line}"
-        if data.explain:
-            meta += f"\n{data.explain}"
-        self.query_one("#preview-meta", Label).update(meta)
+        self.meta, self.line = meta, data.line
+        self.set_explain(data.explain)
         tags_row = self.query_one("#preview-tags", Horizontal)
         if [chip.tag for chip in tags_row.query_children(TagChip)] != list(memory.tags):
             await tags_row.remove_children()
             await tags_row.mount_all([TagChip(tag) for tag in memory.tags])
         tags_row.display = bool(memory.tags)
         return True
+
+    async def show_deleted(self, path: str) -> None:
+        self.path, self.memory, self.explain = path, None, None
+        self.border_title = path
+        self.query_one("#preview-name", Label).update(
+            Content.styled(f"{path} was deleted", "bold $text-error")
+        )
+        self.query_one("#preview-description", Label).update("The file is gone from the workspace.")
+        self.query_one("#preview-meta", Label).update("")
+        await self.query_one("#preview-tags").remove_children()
+        await self.query_one(Markdown).update("")
+        self._show_markdown()
+
+    @property
+    def shows_deleted(self) -> bool:
+        return self.path is not None and self.memory is None
+
+    def set_explain(self, explain: str | None, *, stale: bool = False) -> None:
+        """The ranking line under the path; ``stale`` when the list no longer shows it."""
+        self.explain = explain
+        text = self.meta
+        if explain:
+            text += f"\n{explain}" + ("  (from before the last change)" if stale else "")
+        self.query_one("#preview-meta", Label).update(text)
 
     def _mark_lines(self, memory: Any, line: int | None, end_line: int | None) -> None:
         """Highlight the blocks holding the matched lines and scroll the first into view."""

@@ -9,13 +9,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
+from textual.message import Message
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from reme_tui.ui.focus import FollowsFocus
 from reme_tui.ui.messages import OpenMemory
 from reme_tui.ui.rows import ResultRow, snippet, term_pattern
-from reme_tui.ui.widgets.match_chart import MatchChart
+from reme_tui.ui.widgets.match_chart import Chart, MatchChart
 
 
 def highlight(text: str, terms: list[str] | tuple[str, ...], base: str = "") -> Content:
@@ -64,6 +65,7 @@ class ResultsPane(Vertical):
         super().__init__(id=id)
         self.rows: list[ResultRow] = []
         self.terms: list[str] = []
+        self.total = 0  # matches in all; more than the rows when the list can page further
         self.border_title = "Results"
 
     def compose(self) -> ComposeResult:
@@ -79,7 +81,15 @@ class ResultsPane(Vertical):
         return self.rows[index]
 
     def set_rows(
-        self, rows: list[ResultRow], terms: list[str], *, title: str, empty: str, keep: bool
+        self,
+        rows: list[ResultRow],
+        terms: list[str],
+        *,
+        title: str,
+        empty: str,
+        keep: bool,
+        total: int | None = None,
+        chart: Chart | None = None,
     ) -> None:
         """Show ``rows``; with ``keep`` (a refresh of the same search) the highlighted row
         (by path and line) and the scroll position survive, else the first row is selected."""
@@ -89,7 +99,8 @@ class ResultsPane(Vertical):
         self.rows, self.terms = rows, terms
         result_list.set_options([Option(row_prompt(row, terms), id=row.key) for row in rows])
         self.border_title = title
-        self.query_one(MatchChart).set_dates([row.date for row in rows])
+        self.total = max(total or 0, len(rows))
+        self.query_one(MatchChart).show(chart or Chart.of([row.date for row in rows]))
         empty_label = self.query_one("#results-empty", Label)
         empty_label.update(empty)
         empty_label.display = not rows
@@ -112,9 +123,14 @@ class ResultsPane(Vertical):
             row = rows[index]
             self.post_message(OpenMemory(row.path, row.start_line, browsing=True))
 
+    class MoreWanted(Message):
+        """The cursor reached the last listed row and more matches exist."""
+
     @on(OptionList.OptionHighlighted, "#result-list")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
+        if event.option_index == len(self.rows) - 1 and self.total > len(self.rows):
+            self.post_message(self.MoreWanted())
         row = self.selected
         if row is not None:
             self.post_message(OpenMemory(row.path, row.start_line, browsing=True))
