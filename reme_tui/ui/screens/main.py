@@ -464,7 +464,7 @@ class MainScreen(Screen[None]):
         if memory is not None:
             try:
                 text = plain_body(engine.read_text(path), memory)
-            except OSError:
+            except (OSError, ReadFailure):  # gone, or now a FIFO or a link leading outside
                 memory = None
         return PreviewData(path, memory, text, line, end_line, explain)
 
