@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import os
 import sys
 import time
@@ -361,8 +362,8 @@ def _run_query(args: argparse.Namespace) -> int:
         raise UsageError("query cannot be empty: --query needs some text to search for")
     if args.limit <= 0:
         raise UsageError(f"--limit must be a positive number, got {args.limit}")
-    if args.min_score < 0:
-        raise UsageError(f"--min-score must not be negative, got {args.min_score}")
+    if not math.isfinite(args.min_score) or args.min_score < 0:
+        raise UsageError(f"--min-score must be a number >= 0, got {args.min_score}")
     filters = _filters(args)
     weight = _vector_weight(args)
     engine = open_engine(args)
