@@ -523,22 +523,22 @@ def remove_stale_temps(directory: Path, *, older_than: float = STALE_TEMP_SECOND
 
 
 def ensure_private_dir(path: Path, base: Path | None = None) -> Path:
-    """Create ``path`` (and its missing parents up to ``base``) as 0700 directories.
+    """Create ``path`` and its missing parents; those at or below ``base`` (all of them
+    without a base) are 0700, those above it ordinary (``~/.cache`` itself, say).
 
-    An existing directory we own is tightened to 0700 when it is wider; one owned by
+    An existing ``path`` we own is tightened to 0700 when it is wider; one owned by
     someone else is refused (PermissionError), since it could be swapped under us.
     """
     path = Path(path)
     missing: list[Path] = []
     current = path
-    while not current.exists() and current != current.parent:
+    while not os.path.lexists(current) and current != current.parent:
         missing.append(current)
-        if base is not None and current == base:
-            break
         current = current.parent
     for directory in reversed(missing):
+        private = base is None or directory == base or Path(base) in directory.parents
         with contextlib.suppress(FileExistsError):
-            os.mkdir(directory, 0o700)
+            os.mkdir(directory, 0o700 if private else 0o755)
     st = os.stat(path)
     if not stat.S_ISDIR(st.st_mode):
         raise NotADirectoryError(errno.ENOTDIR, "not a directory", str(path))

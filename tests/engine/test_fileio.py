@@ -101,9 +101,11 @@ def test_reads_are_bounded_and_contained(root: Path, tmp_path: Path) -> None:
 
 
 def test_private_dirs_are_0700_and_tightened(tmp_path: Path) -> None:
-    made = ensure_private_dir(tmp_path / "a" / "b" / "c", base=tmp_path / "a")
-    for directory in (tmp_path / "a", tmp_path / "a" / "b", made):
+    # the base's own parents may be missing too (XDG_CACHE_HOME not created yet)
+    made = ensure_private_dir(tmp_path / "x" / "a" / "b" / "c", base=tmp_path / "x" / "a")
+    for directory in (tmp_path / "x" / "a", tmp_path / "x" / "a" / "b", made):
         assert stat.S_IMODE(directory.stat().st_mode) == 0o700
+    assert stat.S_IMODE((tmp_path / "x").stat().st_mode) == 0o755
     loose = tmp_path / "loose"
     loose.mkdir(mode=0o755)
     loose.chmod(0o755)

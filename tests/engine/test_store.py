@@ -238,3 +238,12 @@ def test_warm_start_rereads_a_file_replaced_with_equal_size_and_mtime(tmp_path: 
     os.replace(replacement, path)
     warm = open_with_store(tmp_path)
     assert warm.tags_of("digest/a.md") == ("new",)
+
+
+def test_index_is_saved_when_the_cache_home_does_not_exist_yet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "fresh" / "cache"))
+    write_workspace(tmp_path / "ws", FILES)
+    open_with_store(tmp_path / "ws")
+    assert IndexStore(tmp_path / "ws").path.is_file()
