@@ -497,7 +497,9 @@ class Engine:
         """Re-read one file; an event means "maybe changed", so compare content, not stat."""
         old = self._memories.get(item.rel)
         try:
-            raw = read_file(item.abs_path, item.rel, self.config.max_file_bytes)
+            raw = read_file(
+                item.abs_path, item.rel, self.config.max_file_bytes, inside=self._root_real
+            )
         except ReadFailure as failure:
             self._forget(item.rel, delta)
             self._failures[item.rel] = failure.diagnostic
@@ -616,7 +618,9 @@ class Engine:
 
     def _observe(self, rel: str, tags: tuple[str, ...], name: str | None) -> Observed:
         try:
-            raw = read_file(self.root / rel, rel, self.config.max_file_bytes)
+            raw = read_file(
+                self.root / rel, rel, self.config.max_file_bytes, inside=self._root_real
+            )
         except ReadFailure:
             return Observed(rel, None)
         return Observed(rel, raw.data, tags, name)

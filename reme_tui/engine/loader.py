@@ -49,7 +49,7 @@ class Loaded:
 
 def load_one(item: FoundFile, tag_field: str, max_file_bytes: int) -> Loaded:
     try:
-        raw = read_file(item.abs_path, item.rel, max_file_bytes)
+        raw = read_file(item.abs_path, item.rel, max_file_bytes, inside=item.inside)
     except ReadFailure as failure:
         return Loaded(item.rel, None, failure.diagnostic)
     memory = parse_memory(item.rel, raw, tag_field=tag_field)

@@ -31,6 +31,7 @@ class FoundFile:
 
     rel: str
     abs_path: str | Path
+    inside: str | None = None  # the root's real path: the file read must still be under it
 
 
 def is_memory_path(rel: str, *, all_markdown: bool = False) -> bool:
@@ -240,7 +241,7 @@ def _walk(
         if _stat.S_ISDIR(mode):
             yield from _walk(root_real, entry.path, rel, all_markdown, ancestors, report, links)
         elif _stat.S_ISREG(mode) and is_memory_path(rel, all_markdown=all_markdown):
-            yield FoundFile(rel, entry.path)
+            yield FoundFile(rel, entry.path, root_real)
         elif is_memory_path(rel, all_markdown=all_markdown):
             message = "not a regular file (a FIFO, device or socket); not opened"
             report(Diagnostic(rel, None, Code.NOT_REGULAR, message))
