@@ -2,8 +2,9 @@
 
 Three figures: first paint (the screen is up while the index still builds in the
 background), keystroke to results painted, and highlighting a result to its preview
-painted. The app's own methods are wrapped to timestamp the start of a search or a
-preview and the refresh that paints it; nothing else changes.
+painted (its first paint: the plain text while the cursor moves, else the Markdown).
+The app's own methods are wrapped to timestamp the start of a search or a preview and
+the refresh that paints it; nothing else changes.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ class _Probe:
     def install(self) -> None:
         probe = self
         run_search, set_rows = MainScreen.run_search, ResultsPane.set_rows
-        open_memory, show = MainScreen.open_memory, Preview.show
+        open_memory, show, show_plain = MainScreen.open_memory, Preview.show, Preview.show_plain
 
         def timed_run_search(screen: MainScreen, *args: Any, **kwargs: Any) -> Any:
             probe.marks.setdefault("key", time.perf_counter())
@@ -59,11 +60,19 @@ class _Probe:
                 preview.call_after_refresh(lambda: probe.preview_ms.append(_ms_since(start)))
             return result
 
+        async def timed_show_plain(preview: Preview, *args: Any, **kwargs: Any) -> Any:
+            result = await show_plain(preview, *args, **kwargs)
+            if "open" in probe.marks:  # the first paint of the preview: plain text
+                start = probe.marks.pop("open")
+                preview.call_after_refresh(lambda: probe.preview_ms.append(_ms_since(start)))
+            return result
+
         for cls, name, new in (
             (MainScreen, "run_search", timed_run_search),
             (ResultsPane, "set_rows", timed_set_rows),
             (MainScreen, "open_memory", timed_open),
             (Preview, "show", timed_show),
+            (Preview, "show_plain", timed_show_plain),
         ):
             self._originals.append((cls, name, getattr(cls, name)))
             setattr(cls, name, new)

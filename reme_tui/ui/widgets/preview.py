@@ -176,15 +176,25 @@ class Preview(Vertical):
         scroll = self.query_one(PreviewScroll)
         markdown = self.query_one(Markdown)
         first: MarkdownBlock | None = None
+        changed: list[MarkdownBlock] = []
         if line is not None:
             start = line - memory.body_start_line
             end = (end_line if end_line is not None else line) - memory.body_start_line + 1
             for block in markdown.query_children(MarkdownBlock):
                 block_start, block_end = block.source_range
                 hit = block_start < end and block_end > start
-                block.set_class(hit, "-matched")
+                if hit != block.has_class("-matched"):
+                    block.set_class(hit, "-matched", update=False)
+                    changed.append(block)
                 if hit and first is None:
                     first = block
+        if changed:
+            # Restyle the blocks alone: set_class restyles each block's whole subtree (a
+            # long list is hundreds of widgets), most of a preview's render time, while
+            # the `-matched` rule only paints the block's own background.
+            self.app.stylesheet.update_nodes(changed, animate=False)
+            for block in changed:
+                block.refresh()
         if first is None or first.source_range[0] == 0:
             scroll.scroll_home(animate=False)
         else:
