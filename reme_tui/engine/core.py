@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -897,8 +897,7 @@ class Engine:
             ranked = apply_cutoff(
                 fuse(keyword, vector, query.vector_weight), query.min_score, query.limit
             )
-            token_set = set(tokens)
-            hits = [self._hit(r, token_set) for r in ranked]
+            hits = [self._hit(r, tokens) for r in ranked]
             links: dict[str, Neighbours] = {}
             if query.expand_links:
                 for path in dict.fromkeys(h.path for h in hits):
@@ -918,11 +917,11 @@ class Engine:
             query_tokens=tokens,
         )
 
-    def _hit(self, ranked: Ranked, token_set: set[str]) -> SearchHit:
+    def _hit(self, ranked: Ranked, tokens: Sequence[str]) -> SearchHit:
         path, start = ranked.key
         chunk = self._chunks[ranked.key]
         memory = self._memories[path]
-        matched = tuple(t for t in dict.fromkeys(tokenize(chunk.text)) if t in token_set)
+        matched = self._keyword.terms_in(ranked.key, tokens)
         return SearchHit(
             path=path,
             start_line=start,

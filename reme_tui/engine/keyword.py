@@ -589,6 +589,24 @@ class KeywordIndex:
         keys = cast(list[DocKey], self._slot_key)
         return {keys[s]: v for s, v in zip(hits.tolist(), scores[hits].tolist(), strict=True)}
 
+    def terms_in(self, key: DocKey, query_tokens: Sequence[str]) -> tuple[str, ...]:
+        """The query tokens (deduplicated, in query order) that occur in document ``key``:
+        a lookup in its term ids, where tokenizing the chunk again cost more than the
+        search itself for a page of results."""
+        slot = self._key_slot.get(key)
+        tids = self._slot_terms[slot] if slot is not None else None
+        if tids is None:
+            return ()
+        wanted = [
+            (t, tid)
+            for t in dict.fromkeys(query_tokens)
+            if (tid := self._term_id.get(t)) is not None
+        ]
+        if not wanted:
+            return ()
+        present = np.isin(np.array([tid for _, tid in wanted], dtype=_INT), tids)
+        return tuple(t for (t, _), hit in zip(wanted, present.tolist(), strict=True) if hit)
+
     def path_mask(self, paths: Collection[str]) -> np.ndarray:
         """A reusable filter for `top_k(allowed_mask=...)`: True for each known path in
         `paths`. Valid until the next add/remove (callers cache it per index state)."""

@@ -348,3 +348,27 @@ def test_from_state_rejects_bad_state() -> None:
         KeywordIndex.from_state({**state, "version": 999})
     with pytest.raises(ValueError):
         KeywordIndex.from_state({**state, "indptr": state["indptr"][:1]})
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    docs=st.lists(st.lists(st.sampled_from("ab cd ef gh ij kl".split()), max_size=8), max_size=6),
+    query=st.lists(st.sampled_from("ab cd ef zz".split()), min_size=1, max_size=4),
+    removed=st.integers(min_value=0, max_value=6),
+)
+def test_terms_in_is_the_query_tokens_each_document_holds(
+    docs: list[list[str]], query: list[str], removed: int
+) -> None:
+    index = KeywordIndex()
+    keyed = {(f"p{i % 3}.md", i): tokens for i, tokens in enumerate(docs)}
+    for key, tokens in keyed.items():
+        index.add(key, tokens)
+    gone = [key for key in keyed if key[1] == removed]
+    for key in gone:
+        index.remove(key)
+    restored = KeywordIndex.from_state(index.export_state())
+    for key, tokens in keyed.items():
+        expected = () if key in gone else tuple(t for t in dict.fromkeys(query) if t in tokens)
+        assert index.terms_in(key, query) == expected
+        assert restored.terms_in(key, query) == expected
+    assert index.terms_in(("nowhere.md", 1), query) == ()
