@@ -102,6 +102,9 @@ def measure(size: int) -> dict[str, float]:
         from benchmarks.ui import ui_rows
 
         rows.update(ui_rows(root))
+        from benchmarks.history import history_rows
+
+        rows.update(history_rows(root, size))
     return rows
 
 

@@ -35,6 +35,7 @@ import sqlite3
 import stat
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -56,8 +57,6 @@ _DELTA_RATIO = 0.6
 _ZSTD_LEVEL = 3
 # Move detection by content with rewritten links compares at most this many pairs.
 _MAX_MOVE_PAIRS = 400
-# Texts above this many bytes get no line counts on the live path (difflib is quadratic).
-_MAX_COUNTED_BYTES = 512 * 1024
 
 KINDS = ("created", "modified", "deleted", "moved")
 SOURCES = ("start", "watch", "edit", "merge", "undo", "revert")
@@ -186,7 +185,7 @@ def _tags_json(tags: Sequence[str]) -> str:
 
 def _tags_from(value: object) -> tuple[str, ...]:
     """Tags read back from the database: a JSON list of strings, else nothing."""
-    if not isinstance(value, str) or len(value) > 10_000:
+    if value == "[]" or not isinstance(value, str) or len(value) > 10_000:
         return ()
     with contextlib.suppress(ValueError):
         loaded = json.loads(value)
@@ -204,22 +203,12 @@ def _int(value: object) -> int:
 
 
 def line_counts(old: bytes | None, new: bytes | None) -> tuple[int, int]:
-    """(added, removed) lines from old to new; texts too large to compare count as whole."""
-    old_lines = _lines(old)
-    new_lines = _lines(new)
-    if not old_lines or not new_lines:
-        return len(new_lines), len(old_lines)
-    if len(old or b"") > _MAX_COUNTED_BYTES or len(new or b"") > _MAX_COUNTED_BYTES:
-        return len(new_lines), len(old_lines)
-    import difflib
-
-    added = removed = 0
-    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag != "equal":
-            removed += i2 - i1
-            added += j2 - j1
-    return added, removed
+    """(added, removed) lines from old to new, as multisets of lines: O(n) on the live
+    path, where a real diff can be quadratic; a line moved elsewhere counts as unchanged
+    (the diff view shows the move)."""
+    old_lines = Counter(_lines(old))
+    new_lines = Counter(_lines(new))
+    return sum((new_lines - old_lines).values()), sum((old_lines - new_lines).values())
 
 
 def _lines(data: bytes | None) -> list[str]:
@@ -686,23 +675,25 @@ class ChangeHistory:
         until_ns: int | None = None,
         unreviewed: bool = False,
         limit: int | None = None,
+        where: ChangeFilter | None = None,
+        before: tuple[int, int] | None = None,
     ) -> list[ChangeEntry]:
-        """Entries newest first (rows that fail their type checks are skipped)."""
+        """Entries newest first (rows that fail their type checks are skipped).
+
+        ``where`` narrows them as the Changes view's filters do; ``before`` (time, id of
+        the last entry of a previous page) continues a paged read.
+        """
         sql = (
             "SELECT e.id, e.group_id, e.time_ns, e.kind, e.path, e.old_path, e.old_hash,"
             " e.new_hash, e.name, e.tags_before, e.tags_after, e.added, e.removed, e.note,"
             " e.reviewed, g.source, g.label, g.undo"
-            " FROM entries e LEFT JOIN groups g ON g.id = e.group_id WHERE 1=1"
+            " FROM entries e LEFT JOIN groups g ON g.id = e.group_id WHERE "
         )
-        params: list[object] = []
-        if since_ns is not None:
-            sql += " AND e.time_ns >= ?"
-            params.append(since_ns)
-        if until_ns is not None:
-            sql += " AND e.time_ns <= ?"
-            params.append(until_ns)
-        if unreviewed:
-            sql += " AND e.reviewed = 0"
+        clause, params = _where(since_ns, until_ns, unreviewed, where)
+        sql += clause
+        if before is not None:
+            sql += " AND (e.time_ns < ? OR (e.time_ns = ? AND e.id < ?))"
+            params += [before[0], before[0], before[1]]
         sql += " ORDER BY e.time_ns DESC, e.id DESC"
         if limit is not None:
             sql += " LIMIT ?"
@@ -710,9 +701,15 @@ class ChangeHistory:
         out: list[ChangeEntry] = []
         for row in self._query(sql, params):
             entry = _entry_from_row(row)
-            if entry is not None:
+            if entry is not None and (where is None or where.matches(entry)):
                 out.append(entry)
         return out
+
+    def count(self, where: ChangeFilter | None = None) -> int:
+        """How many entries pass ``where`` (by the SQL part of the filter)."""
+        clause, params = _where(None, None, False, where)
+        rows = self._query(f"SELECT count(*) FROM entries e WHERE {clause}", params)
+        return _int(rows[0][0]) if rows else 0
 
     def entry(self, entry_id: int) -> ChangeEntry | None:
         found = [e for e in self.entries_by_ids([entry_id])]
@@ -831,6 +828,38 @@ class _Pending:
     tags_after: tuple[str, ...]
     old_data: bytes | None
     counts: tuple[int, int] = (0, 0)
+
+
+def _where(
+    since_ns: int | None, until_ns: int | None, unreviewed: bool, where: ChangeFilter | None
+) -> tuple[str, list[object]]:
+    """The SQL condition (on ``entries e``) for these bounds and filters, and its values."""
+    parts = ["1=1"]
+    params: list[object] = []
+    if since_ns is not None:
+        parts.append("e.time_ns >= ?")
+        params.append(since_ns)
+    if until_ns is not None:
+        parts.append("e.time_ns <= ?")
+        params.append(until_ns)
+    if unreviewed or (where is not None and where.unreviewed):
+        parts.append("e.reviewed = 0")
+    if where is not None:
+        if where.kinds:
+            parts.append(f"e.kind IN ({','.join('?' * len(where.kinds))})")
+            params.extend(sorted(where.kinds))
+        if where.path_prefix:
+            parts.append("(substr(e.path, 1, ?) = ? OR substr(coalesce(e.old_path, ''), 1, ?) = ?)")
+            size = len(where.path_prefix)
+            params += [size, where.path_prefix, size, where.path_prefix]
+        if where.tag:
+            # The tag as it appears inside the stored JSON lists; matches() confirms.
+            needle = json.dumps(
+                normalize_tag(where.tag) or where.tag.casefold(), ensure_ascii=False
+            )
+            parts.append("(instr(e.tags_before, ?) > 0 OR instr(e.tags_after, ?) > 0)")
+            params += [needle, needle]
+    return " AND ".join(parts), params
 
 
 def _link_note(change: _Pending, moves: list[tuple[str, str]]) -> str:

@@ -315,8 +315,15 @@ class RemeApp(App[None]):
         if self.engine.history is None:
             self.notify("The change history is off ([history] enabled = false)", severity="warning")
             return
-        if not isinstance(self.screen, ChangesScreen):
-            self.push_screen(ChangesScreen())
+        if isinstance(self.screen, ChangesScreen):
+            return
+        # Installed once: a second visit reuses the composed screen and only reloads.
+        if not self.is_screen_installed("changes"):
+            self.install_screen(ChangesScreen(), "changes")
+        screen = self.get_screen("changes")
+        assert isinstance(screen, ChangesScreen)
+        screen.loaded = False  # until this visit's reload is shown
+        self.push_screen(screen)
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

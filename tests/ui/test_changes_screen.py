@@ -190,3 +190,35 @@ async def test_history_switched_off(app_factory: AppFactory, tmp_path: Path) -> 
         await pilot.press("escape", "c")
         await settle(pilot)
         assert not isinstance(app.screen, ChangesScreen)
+
+
+async def test_long_timelines_load_page_by_page_and_churn_counts_all(
+    app_factory: AppFactory,
+) -> None:
+    from reme_tui.engine.history import Observed
+    from reme_tui.ui.screens.changes import PAGE
+
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        history = app.engine.history
+        history.record(
+            [
+                Observed(f"daily/2026-04-01/n{i}.md", b"note\n", tags=(f"t{i % 3}",))
+                for i in range(PAGE + 50)
+            ]
+        )
+        app.action_changes()
+        await settle(pilot)
+        screen = app.screen
+        assert len(screen.loaded_entries) == PAGE
+        assert f"showing {PAGE} of {PAGE + 50}" in str(screen.query_one("#changes-title").render())
+        table = screen.query_one(DataTable)
+        table.move_cursor(row=table.row_count - 1)
+        await settle(pilot)
+        await wait_for(pilot, lambda: len(screen.loaded_entries) == PAGE + 50)
+        await pilot.press("T")
+        await settle(pilot)
+        churn = _diff_text(screen)
+        t0_added = len(range(0, PAGE + 50, 3))  # every entry, not only the first page
+        assert "Tag churn" in churn and f"+{t0_added}" in churn

@@ -46,16 +46,19 @@ _SOURCE_WORDS = {
     "undo": "undo here",
     "revert": "revert here",
 }
+# The timeline reads this many entries at a time (more as the cursor nears the end).
+PAGE = 200
 # Diffs longer than this many lines are cut in the view (scripts get all of it).
 _MAX_DIFF_LINES = 2000
 
 
 class TimelineLoaded(Message):
-    def __init__(self, groups: list[Burst], stats: HistoryStats, total: int) -> None:
+    def __init__(self, entries: list[ChangeEntry], stats: HistoryStats, matching: int) -> None:
         super().__init__()
-        self.groups = groups
+        self.entries = entries
+        self.groups = bursts(entries)
         self.stats = stats
-        self.total = total
+        self.matching = matching
 
 
 class DiffLoaded(Message):
@@ -102,9 +105,7 @@ def group_title(group: Burst) -> Text:
 
 def entry_cells(entry: ChangeEntry) -> tuple[Text, Text, Text, Text]:
     mark = Text("●" if not entry.reviewed else " ", style="yellow")
-    kind = Text(
-        f"{_KIND_MARK[entry.kind]} {entry.kind}", style=_KIND_STYLE.get(entry.kind, "")
-    )
+    kind = Text(f"{_KIND_MARK[entry.kind]} {entry.kind}", style=_KIND_STYLE.get(entry.kind, ""))
     where = Text(entry.path)
     if entry.name:
         where.append(f"  {entry.name}", style="dim")
@@ -230,7 +231,8 @@ class ChangesScreen(Screen[None]):
         self.unreviewed_only = False
         self.filter = ChangeFilter()
         self.shown: ChangeDiff | None = None
-        self.shown_hash: dict[str, str | None] = {}
+        self.loaded_entries: list[ChangeEntry] = []
+        self.more_left = False
         self.loaded = False
 
     @property
@@ -252,33 +254,42 @@ class ChangesScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns("", "kind", "memory", "what changed")
+        self.query_one(DataTable).add_columns("", "kind", "memory", "what changed")
         self._show_mode()
-        table.focus()
+
+    def on_screen_resume(self) -> None:
+        """Each visit reads the history afresh (it may have grown while away)."""
+        self.query_one(DataTable).focus()
         self.load()
 
     # -- loading -------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="changes-load")
-    def load(self) -> None:
+    def load(self, more: bool = False) -> None:
+        """The newest page of entries passing the filters (``more``: the next page too);
+        a reload keeps as many entries as are shown."""
         history = self.reme.engine.history
         if history is None:
             return
+        kept = self.loaded_entries if more else []
+        before = (kept[-1].time_ns, kept[-1].id) if kept else None
+        limit = PAGE if more else max(PAGE, len(self.loaded_entries))
         try:
-            entries = history.entries()
+            page = history.entries(where=self.filter, limit=limit, before=before)
             stats = history.stats()
+            matching = history.count(self.filter)
         except HistoryError as error:
             self.app.call_from_thread(self.notify, str(error), severity="error")
             return
-        chosen = [e for e in entries if self.filter.matches(e)]
-        self.post_message(TimelineLoaded(bursts(chosen), stats, len(entries)))
+        self.post_message(TimelineLoaded([*kept, *page], stats, matching))
 
     @on(TimelineLoaded)
     def _loaded(self, message: TimelineLoaded) -> None:
         table = self.query_one(DataTable)
         selected = self._selected_key()
         table.clear()
+        self.loaded_entries = message.entries
+        self.more_left = len(message.entries) < message.matching
         self.groups = message.groups
         self.entries = {}
         self.group_of_row = {}
@@ -297,17 +308,17 @@ class ChangesScreen(Screen[None]):
         for row, key in zip(rows, keys, strict=True):
             table.add_row(*row, key=key)
         stats = message.stats
-        shown = sum(len(g.entries) for g in message.groups)
+        shown = len(message.entries)
         title = (
             f"Changes — {stats.entries} recorded, {stats.unreviewed} to review"
             f" · history {format_size(stats.size_bytes)}"
         )
-        if shown != message.total:
-            title += f" · showing {shown}"
+        if shown != stats.entries:
+            title += f" · showing {shown} of {message.matching}"
         self.query_one("#changes-title", Label).update(title)
         if not rows:
             self.query_one("#changes-diff", Static).update(
-                "No changes recorded yet." if not message.total else "No change matches."
+                "No changes recorded yet." if not stats.entries else "No change matches."
             )
         if selected in keys:
             table.move_cursor(row=keys.index(selected), animate=False)
@@ -336,13 +347,19 @@ class ChangesScreen(Screen[None]):
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        table = self.query_one(DataTable)
+        if self.more_left and table.cursor_row >= table.row_count - 10:
+            self.more_left = False  # one page at a time
+            self.load(more=True)
         entry = self.selected_entry()
         if entry is not None:
             self.load_diff(entry)
         elif (group := self.selected_group()) is not None:
             self.query_one("#changes-diff", Static).update(
-                Text.assemble(group_title(group), "\n\nR reverts the whole group (dry run first);"
-                              " space marks it reviewed.")
+                Text.assemble(
+                    group_title(group),
+                    "\n\nR reverts the whole group (dry run first); space marks it reviewed.",
+                )
             )
 
     @work(thread=True, exclusive=True, group="changes-diff")
@@ -467,9 +484,19 @@ class ChangesScreen(Screen[None]):
 
     # -- tag churn and closing -----------------------------------------------
 
+    @work(thread=True, exclusive=True, group="changes-churn")
     def action_churn(self) -> None:
-        everything = [e for g in self.groups for e in g.entries]
-        self.query_one("#changes-diff", Static).update(churn_view(everything))
+        """Tag churn over every entry passing the filters (not only the loaded pages)."""
+        history = self.reme.engine.history
+        if history is None:
+            return
+        try:
+            entries = history.entries(where=self.filter)
+        except HistoryError as error:
+            self.app.call_from_thread(self.notify, str(error), severity="error")
+            return
+        view = churn_view(entries)
+        self.app.call_from_thread(self.query_one("#changes-diff", Static).update, view)
 
     def action_close(self) -> None:
         self.app.pop_screen()
