@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from . import __version__
+from . import __version__, cli_reme
 from .engine.core import Engine, EngineConfig, WorkspaceError
 from .engine.dates import DateError, parse_date
 from .engine.filters import Filters
@@ -53,7 +53,11 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument(
-        "workspace", nargs="?", default=".", help="ReMe workspace directory (default: .)"
+        "workspace",
+        nargs="?",
+        default=None,
+        help="ReMe workspace directory (default: ./.reme, else the nearest .reme/ in a "
+        "parent folder, else the current folder)",
     )
     parser.add_argument("--version", action="version", version=f"reme-tui {__version__}")
 
@@ -155,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     _add_hygiene_flags(parser)
+    cli_reme.add_flags(parser)
 
     app = parser.add_argument_group("the app")
     app.add_argument("--theme", help="theme name (built-in or from your theme directory)")
@@ -166,6 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        _choose_workspace(args)
         return _dispatch(parser, args)
     except UsageError as exc:
         _error(f"{exc}")
@@ -179,6 +185,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Output closed early (e.g. piped into `head`): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+
+
+def _choose_workspace(args: argparse.Namespace) -> None:
+    """Replace WORKSPACE by the chosen folder (discovery, --reme-config) and keep the layout."""
+    headless = bool(
+        args.query is not None
+        or args.list_tags
+        or args.diagnostics
+        or args.json
+        or args.add_tag
+        or args.remove_tag
+        or args.set_tags
+        or _hygiene_mode(args)
+    )
+    try:
+        choice = cli_reme.resolve(args, headless=headless)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    args.workspace = str(choice.root)
+    args.layout = choice.layout
+    args.chosen_because = choice.reason
 
 
 def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -201,6 +228,8 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     return run_app(
         Path(args.workspace),
+        layout=args.layout,
+        chosen_because=args.chosen_because,
         theme=args.theme,
         config_path=args.config,
         model=args.model,
@@ -221,6 +250,9 @@ def _reject_search_flags(parser: argparse.ArgumentParser, args: argparse.Namespa
         "min_score": 0.0,
         "follow": False,
         "allow_download": False,
+        "path": [],
+        "path_prefix": [],
+        "meta": [],
     }
     if args.list_tags or args.diagnostics:
         defaults.update(model=None, vector_weight=None)
@@ -235,8 +267,9 @@ def _reject_search_flags(parser: argparse.ArgumentParser, args: argparse.Namespa
 
 def open_engine(args: argparse.Namespace) -> Engine:
     """Open and index the workspace, with a progress bar on a TTY after one second."""
-    config = EngineConfig(all_markdown=args.all_markdown)
+    config = EngineConfig(all_markdown=args.all_markdown, layout=args.layout)
     engine = Engine.create(Path(args.workspace), config)
+    engine.chosen_because = args.chosen_because
     engine.attach_store(open_store(engine.root, args))
     progress = _ProgressBar(sys.stderr)
     engine.build(progress=progress.update, notice=_info)
@@ -347,6 +380,10 @@ def _filters(args: argparse.Namespace) -> Filters:
             raise UsageError(f"{flag} {shown}: tags contained no valid values") from None
     if args.all_tags and not args.tag:
         raise UsageError("--all-tags needs at least one --tag")
+    try:
+        reme_fields = cli_reme.filter_fields(args)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     return Filters(
         tags=args.tag,
         all_tags=args.all_tags,
@@ -354,6 +391,7 @@ def _filters(args: argparse.Namespace) -> Filters:
         since=since,
         until=until,
         strict_dates=args.strict_dates,
+        **reme_fields,
     )
 
 
@@ -418,7 +456,10 @@ def _follow(
     logging.getLogger("watchfiles").setLevel(logging.ERROR)
     try:
         for batch in watch_batches(
-            engine.root, all_markdown=engine.config.all_markdown, also=engine.is_link_target
+            engine.root,
+            all_markdown=engine.config.all_markdown,
+            also=engine.is_link_target,
+            roots=engine.config.memory_roots,
         ):
             delta = engine.apply(batch)
             if delta.workspace_missing or root_is_gone(engine.root):
@@ -493,8 +534,11 @@ def _add_hygiene_flags(parser: argparse.ArgumentParser) -> None:
     )
     hygiene.add_argument("--into", metavar="TAG", help="the tag --merge-tags merges into")
     hygiene.add_argument(
-        "--dry-run", action="store_true", help="with --merge-tags: print the diffs, write nothing"
+        "--dry-run",
+        action="store_true",
+        help="with --merge-tags or --fix-tags: print the diffs, write nothing",
     )
+    cli_reme.add_fix_mode(hygiene)
     hygiene.add_argument(
         "--compat-report",
         action="store_true",
@@ -509,13 +553,14 @@ def _hygiene_mode(args: argparse.Namespace) -> str | None:
             ("--tag-dupes", args.tag_dupes),
             ("--merge-tags", args.merge_tags is not None),
             ("--compat-report", args.compat_report),
+            ("--fix-tags", args.fix_tags),
         )
         if on
     ]
     if len(modes) > 1:
         raise UsageError(f"{' and '.join(modes)} cannot be combined")
     if not modes and (args.into is not None or args.dry_run):
-        raise UsageError("--into and --dry-run only apply with --merge-tags")
+        raise UsageError("--into and --dry-run only apply with --merge-tags or --fix-tags")
     return modes[0] if modes else None
 
 
@@ -532,8 +577,10 @@ def _run_hygiene(parser: argparse.ArgumentParser, args: argparse.Namespace) -> i
     ]
     if others:
         raise UsageError(f"{mode} cannot be combined with {', '.join(others)}")
-    if mode != "--merge-tags" and (args.into is not None or args.dry_run):
-        raise UsageError("--into and --dry-run only apply with --merge-tags")
+    if mode != "--merge-tags" and args.into is not None:
+        raise UsageError("--into only applies with --merge-tags")
+    if mode not in ("--merge-tags", "--fix-tags") and args.dry_run:
+        raise UsageError("--dry-run only applies with --merge-tags or --fix-tags")
     if mode != "--tag-dupes" and (args.model or args.allow_download):
         raise UsageError(f"--model and --allow-download do not apply with {mode}")
     if args.vector_weight is not None:
@@ -544,6 +591,8 @@ def _run_hygiene(parser: argparse.ArgumentParser, args: argparse.Namespace) -> i
         return _run_tag_dupes(args)
     if mode == "--merge-tags":
         return _run_merge_tags(args)
+    if mode == "--fix-tags":
+        return cli_reme.run_fix_tags(open_engine(args), dry_run=args.dry_run, as_json=args.json)
     return _run_compat_report(args)
 
 

@@ -111,6 +111,34 @@ class Code(StrEnum):
         Severity.WARNING,
         "a wikilink whose target is not a memory in this workspace",
     )
+    SOURCE_MISSING = (
+        "source-missing",
+        Severity.WARNING,
+        "a provenance link (a session transcript, a resource, an image) whose file is missing",
+    )
+    DAY_INDEX_STALE = (
+        "day-index-stale",
+        Severity.WARNING,
+        "a day-index entry that names a gone file, or a name or tags the note no longer has",
+    )
+    # agent junk tags (ReMe's own auto-tag prompt forbids them); each has an exact fix
+    TAG_COMMA_JOINED = (
+        "tag-comma-joined",
+        Severity.WARNING,
+        "several tags joined by commas in one item; fix: separate items",
+    )
+    TAG_LIST_STRING = (
+        "tag-list-string",
+        Severity.WARNING,
+        "a list written as text (a whole list, or a piece with brackets); fix: a real list",
+    )
+    TAG_DEBRIS = ("tag-debris", Severity.WARNING, "a tag wrapped in stray quotes; fix: strip them")
+    TAG_DATE = ("tag-date", Severity.WARNING, "a date used as a tag; fix: remove it")
+    TAG_WHITESPACE = (
+        "tag-whitespace",
+        Severity.WARNING,
+        "a tag with stray whitespace, or differing from a tag in use only by whitespace",
+    )
 
 
 def markdown_table() -> str:

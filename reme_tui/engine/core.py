@@ -14,6 +14,7 @@ import numpy as np
 from . import writes
 from .codes import Code
 from .dates import date_bound
+from .day_index import StaleEntry
 from .document import (
     DEFAULT_MAX_FILE_BYTES,
     ReadFailure,
@@ -21,9 +22,9 @@ from .document import (
     parse_memory,
     read_file,
 )
-from .fileio import FileStamp
+from .fileio import FileStamp, read_regular
 from .filters import NO_FILTERS, Filters
-from .frontmatter import TagOp
+from .frontmatter import EditError, SetTags, TagOp
 from .history import ChangeHistory, HistoryError, Observed, RecordResult
 from .journal import Journal
 from .keyword import KeywordIndex
@@ -33,7 +34,11 @@ from .merge import MergePlan, MergeResult, UndoResult
 from .merge import apply_merge as merge_files
 from .merge import resume_merge as resume_files
 from .merge import undo_merge as undo_files
+from .provenance import Source, SourceChecker
 from .records import Chunk, Diagnostic, Memory
+from .reme_checks import RemeChecks
+from .reme_config import DEFAULT_LAYOUT, RemeLayout
+from .reme_filter import PathFilter, metadata_matches
 from .revert import RevertPlan, RevertResult, carry_out, load_targets
 from .search import (
     MAX_LINKS_PER_DIRECTION,
@@ -52,8 +57,11 @@ from .search import (
 from .semantic import STATE_KEY, Semantic, SemanticStatus, SimilarMemory, try_load_model
 from .store import IndexStore, Snapshot, StoreInvalid, code_fingerprint, now_ns
 from .symlinks import LinkMap
+from .tag_fixing import FixOutcome, PlannedFix, plan_fixes
+from .tag_lints import TagFix
 from .tags import DEFAULT_TAG_FIELD, Order, OrderBy, TagError, TagIndex, normalize_query_tags
 from .tokenize import tokenize
+from .transcript import Transcript, parse_transcript
 from .vectors import Embedder
 from .workspace import (
     FoundFile,
@@ -78,6 +86,12 @@ class EngineConfig:
     tag_field: str = DEFAULT_TAG_FIELD
     all_markdown: bool = False
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    # ReMe's folder names (a ReMe config may rename daily/ and digest/).
+    layout: RemeLayout = DEFAULT_LAYOUT
+
+    @property
+    def memory_roots(self) -> tuple[str, ...]:
+        return self.layout.memory_roots
 
 
 @dataclass(slots=True)
@@ -155,6 +169,7 @@ class Engine:
         self._store: IndexStore | None = None
         self._stat_only_changes = False
         self._filter_cache: dict[Filters, _FilterResult] = {}
+        self._frontmatter_keys: frozenset[str] | None = None
         self.is_built = False
         self._history: ChangeHistory | None = None
         self.last_record = RecordResult()
@@ -162,6 +177,17 @@ class Engine:
         # While an apply runs with a history attached: path -> (bytes, tags, name) read.
         self._observed: dict[str, Observed] | None = None
         self._semantic = Semantic(self._lock)
+        # Why this folder is the workspace (".reme found here"...), for the status bar.
+        self.chosen_because: str | None = None
+        self._checks = RemeChecks(
+            self.root,
+            self.config.layout,
+            self.config.tag_field,
+            self._memories,
+            lambda: self._links,
+            self._read_text_or_none,
+            self.config.all_markdown,
+        )
         self._semantic.on_complete = self.save
 
     # -- lifecycle -----------------------------------------------------------
@@ -223,7 +249,10 @@ class Engine:
 
     def _config_key(self) -> str:
         cfg = self.config
-        return f"{code_fingerprint()}|{cfg.tag_field}|{cfg.all_markdown}|{cfg.max_file_bytes}"
+        return (
+            f"{code_fingerprint()}|{cfg.tag_field}|{cfg.all_markdown}|{cfg.max_file_bytes}"
+            f"|{cfg.layout.key()}"
+        )
 
     def save(self) -> bool:
         """Write the saved index now (no-op without a store). False when not written."""
@@ -253,6 +282,7 @@ class Engine:
                 all_markdown=self.config.all_markdown,
                 on_diagnostic=diagnostics.append,
                 on_symlink=self._symlinks.record,
+                roots=self.config.memory_roots,
             )
         )
         return found, diagnostics
@@ -346,6 +376,7 @@ class Engine:
 
     def _reset(self) -> None:
         self._filter_cache.clear()
+        self._frontmatter_keys = None
         self._memories.clear()
         self._chunks.clear()
         self._keyword = KeywordIndex()
@@ -411,7 +442,9 @@ class Engine:
                         gone.add(rel)  # a symlinked directory leading outside: not followed
                     else:
                         rescanned[rel] = self._rescan_dir(rel, delta)
-                elif is_memory_path(rel, all_markdown=self.config.all_markdown) and (
+                elif is_memory_path(
+                    rel, all_markdown=self.config.all_markdown, roots=self.config.memory_roots
+                ) and (
                     abs_path.is_file()
                 ):
                     found = self._find_single(rel)
@@ -450,6 +483,7 @@ class Engine:
             start=rel,
             all_markdown=self.config.all_markdown,
             on_symlink=self._symlinks.record,
+            roots=self.config.memory_roots,
         ):
             seen.add(item.rel)
             self._refresh_file(item, delta)
@@ -484,7 +518,12 @@ class Engine:
             return None
         if any(p.is_symlink() for p in abs_path.parents if self.root in p.parents):
             parent, _, _ = rel.rpartition("/")
-            for item in scan(self.root, start=parent, all_markdown=self.config.all_markdown):
+            for item in scan(
+                self.root,
+                start=parent,
+                all_markdown=self.config.all_markdown,
+                roots=self.config.memory_roots,
+            ):
                 if item.rel == rel:
                     return item
             return None
@@ -527,6 +566,7 @@ class Engine:
 
     def _index(self, memory: Memory, *, keyword: bool = True, links: bool = True) -> set[str]:
         self._filter_cache.clear()
+        self._frontmatter_keys = None
         path = memory.path
         self._memories[path] = memory
         for chunk in memory.chunks:
@@ -546,6 +586,7 @@ class Engine:
 
     def _unindex(self, path: str) -> set[str]:
         self._filter_cache.clear()
+        self._frontmatter_keys = None
         memory = self._memories.pop(path)
         for chunk in memory.chunks:
             self._chunks.pop((path, chunk.start_line), None)
@@ -756,11 +797,84 @@ class Engine:
             ins = self._links.inlinks(path)
             if limit is not None:
                 outs, ins = outs[:limit], ins[:limit]
+            checker = SourceChecker(self.root)
             return Neighbours(
                 outlinks=[self._neighbour(e.target, e.anchors) for e in outs],
                 inlinks=[self._neighbour(e.source, e.anchors) for e in ins],
-                dangling=self._links.dangling_from(path),
+                dangling=self._checks.dangling(path, checker),
+                sources=self._checks.sources(path, checker),
+                stale={e.target: e.message for e in self._checks.stale(path)},
             )
+
+    def frontmatter_keys(self) -> frozenset[str]:
+        """Every top-level frontmatter key used in the workspace (for `key:value` queries)."""
+        with self._lock:
+            if self._frontmatter_keys is None:
+                keys: set[str] = set()
+                for memory in self._memories.values():
+                    keys.update(memory.frontmatter)
+                self._frontmatter_keys = frozenset(keys)
+            return self._frontmatter_keys
+
+    def sources(self, path: str) -> list[Source]:
+        """Provenance of a memory: conversations, resources, images (existing or missing)."""
+        with self._lock:
+            return self._checks.sources(path)
+
+    def read_transcript(self, path: str) -> Transcript:
+        """A session transcript (`.jsonl`) of the workspace as a conversation.
+
+        Raises PathOutsideWorkspace, or OSError (missing, not a regular file, too large)."""
+        real = self.resolve(path)
+        data, _st = read_regular(real, self.config.max_file_bytes, inside=str(self.root))
+        return parse_transcript(data.decode("utf-8", errors="replace"))
+
+    def stale_day_index(self, path: str) -> list[StaleEntry]:
+        """Out-of-date entries of a day-index page (empty for any other memory)."""
+        with self._lock:
+            return self._checks.stale(path)
+
+    def tag_fixes(self) -> dict[str, TagFix]:
+        """The safe fix for every memory with agent junk tags, by path."""
+        with self._lock:
+            return self._checks.tag_fixes()
+
+    def plan_tag_fixes(
+        self, paths: Iterable[str] | None = None
+    ) -> tuple[list[PlannedFix], list[tuple[str, str]]]:
+        """Dry run of the junk-tag fixes (all, or those of `paths`): plans with diffs, and
+        the files that cannot be fixed with why."""
+        fixes = self.tag_fixes()
+        wanted = fixes.values() if paths is None else [fixes[p] for p in paths if p in fixes]
+        return plan_fixes(self.root, wanted, self.config.tag_field)
+
+    def apply_tag_fixes(self, plans: Iterable[PlannedFix]) -> tuple[list[FixOutcome], Delta]:
+        """Write planned fixes through `edit_tags` (each refused if its file changed since
+        the plan) and return what each did and the merged re-index delta."""
+        outcomes: list[FixOutcome] = []
+        delta = Delta()
+        for plan in plans:
+            try:
+                result = self.edit_tags(plan.path, SetTags(plan.fix.new), expected=plan.stamp)
+            except EditError as exc:
+                outcomes.append(FixOutcome(plan.path, False, str(exc)))
+                continue
+            except OSError as exc:
+                outcomes.append(FixOutcome(plan.path, False, exc.strerror or str(exc)))
+                continue
+            outcomes.append(FixOutcome(plan.path, result.changed, None))
+            if result.delta is not None:
+                delta.added += result.delta.added
+                delta.changed += result.delta.changed
+                delta.removed += result.delta.removed
+                delta.tags_moved |= result.delta.tags_moved
+        return outcomes, delta
+
+    def _read_text_or_none(self, path: str) -> str | None:
+        try:
+            return self.read_text(path)
+        except (ReadFailure, PathOutsideWorkspace, OSError):
+            return None
 
     def _neighbour(self, path: str, anchors: tuple[str, ...]) -> NeighbourLink:
         memory = self._memories.get(path)
@@ -776,20 +890,12 @@ class Engine:
         with self._lock:
             found: list[Diagnostic] = list(self._scan_diagnostics)
             found.extend(self._failures.values())
+            checker = SourceChecker(self.root)
+            known = self._checks.preferred_spellings()
             for path in sorted(self._memories):
                 memory = self._memories[path]
                 found.extend(memory.diagnostics)
-                dangling = set(self._links.dangling_from(path))
-                for link in memory.links:
-                    if link.target in dangling:
-                        found.append(
-                            Diagnostic(
-                                path,
-                                link.line,
-                                Code.LINK_DANGLING,
-                                f"[[{link.target}]] does not name a memory in this workspace",
-                            )
-                        )
+                found.extend(self._checks.diagnostics(path, checker, known))
             found.sort(key=lambda d: (d.path, d.line or 0))
             return found
 
@@ -857,7 +963,34 @@ class Engine:
             if start or end:
                 by_date = self._paths_in_range(start, end, include_undated=not filters.strict_dates)
                 allowed = by_date if allowed is None else allowed & by_date
+            if filters.paths or filters.path_prefixes or filters.meta:
+                allowed = self._reme_filtered(filters, allowed)
+            if filters.meta and not self.config.layout.include_frontmatter_in_metadata:
+                warnings.append(
+                    "metadata filters see no frontmatter: ReMe puts it in chunk metadata only "
+                    "with include_frontmatter_in_metadata: true (pass such a config with "
+                    "--reme-config)"
+                )
         return _FilterResult(None if allowed is None else frozenset(allowed), info, tuple(warnings))
+
+    def _reme_filtered(self, filters: Filters, allowed: set[str] | None) -> set[str]:
+        """ReMe's path, prefix and metadata tests over `allowed` (None: every memory)."""
+        exact = frozenset(filters.paths) if filters.paths else None
+        by_path = PathFilter(exact, filters.path_prefixes)
+        layout = self.config.layout
+        candidates = self._memories.keys() if allowed is None else allowed
+        return {
+            path
+            for path in candidates
+            if by_path.matches(path)
+            and (memory := self._memories.get(path)) is not None
+            and metadata_matches(
+                filters.meta,
+                memory.frontmatter,
+                layout.include_frontmatter_in_metadata,
+                layout.frontmatter_keys_in_metadata,
+            )
+        }
 
     def _paths_in_range(
         self, start: str | None, end: str | None, include_undated: bool
@@ -897,7 +1030,8 @@ class Engine:
             ranked = apply_cutoff(
                 fuse(keyword, vector, query.vector_weight), query.min_score, query.limit
             )
-            hits = [self._hit(r, tokens) for r in ranked]
+            checker = SourceChecker(self.root)
+            hits = [self._hit(r, tokens, checker) for r in ranked]
             links: dict[str, Neighbours] = {}
             if query.expand_links:
                 for path in dict.fromkeys(h.path for h in hits):
@@ -917,7 +1051,9 @@ class Engine:
             query_tokens=tokens,
         )
 
-    def _hit(self, ranked: Ranked, tokens: Sequence[str]) -> SearchHit:
+    def _hit(
+        self, ranked: Ranked, tokens: Sequence[str], checker: SourceChecker
+    ) -> SearchHit:
         path, start = ranked.key
         chunk = self._chunks[ranked.key]
         memory = self._memories[path]
@@ -937,6 +1073,7 @@ class Engine:
             description=memory.description,
             text=chunk.text,
             matched_terms=matched,
+            sources=tuple(self._checks.sources(path, checker)),
         )
 
     def match_dates(self, text: str, filters: Filters = NO_FILTERS) -> list[str | None]:

@@ -23,7 +23,7 @@ from .chunking import chunk_body
 from .codes import Code
 from .fileio import FileTooLarge, read_regular
 from .frontmatter.split import split_frontmatter
-from .links import parse_links
+from .links import parse_field_links, parse_links
 from .records import Diagnostic, Memory
 from .tags import DEFAULT_TAG_FIELD, MAX_TAG_LENGTH, MAX_TAGS_PER_FILE, judge_tag
 from .workspace import date_from_path
@@ -193,6 +193,11 @@ def parse_memory(
         content_hash=content_hash(raw.data),
         frontmatter_end_line=body_first_line - 1 if yaml_text is not None else 0,
         body_start_line=body_first_line,
+        frontmatter=frontmatter,
+        field_links=tuple(
+            parse_field_links(frontmatter, lambda key: _key_line(yaml_text or "", key))
+        ),
+        tag_line=_key_line(yaml_text or "", tag_field) if tag_field in frontmatter else None,
     )
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from .reme_filter import MetaTest
 from .tags import normalize_tag
 
 
@@ -33,16 +34,47 @@ class Filters:
     since: str | None = None
     until: str | None = None
     strict_dates: bool = False
+    # ReMe's search_filter: exact paths (any of), path prefixes (any of, plain startswith),
+    # frontmatter metadata tests (all of; see reme_filter).
+    paths: tuple[str, ...] = ()
+    path_prefixes: tuple[str, ...] = ()
+    meta: tuple[MetaTest, ...] = ()
 
     def __post_init__(self) -> None:
         # Callers pass lists (argparse, JSON); the cache key needs tuples.
         object.__setattr__(self, "tags", _strings(self.tags))
         object.__setattr__(self, "exclude_tags", _strings(self.exclude_tags))
+        object.__setattr__(self, "paths", _strings(self.paths))
+        object.__setattr__(self, "path_prefixes", _strings(self.path_prefixes))
+        object.__setattr__(self, "meta", tuple(self.meta))
 
     @property
     def is_empty(self) -> bool:
         """True when nothing is filtered (``all_tags``/``strict_dates`` alone filter nothing)."""
-        return not (self.tags or self.exclude_tags or self.since or self.until)
+        return not (
+            self.tags
+            or self.exclude_tags
+            or self.since
+            or self.until
+            or self.paths
+            or self.path_prefixes
+            or self.meta
+        )
+
+    def with_prefix(self, prefix: str) -> Filters:
+        if not prefix or prefix in self.path_prefixes:
+            return self
+        return replace(self, path_prefixes=(*self.path_prefixes, prefix))
+
+    def without_prefix(self, prefix: str) -> Filters:
+        return replace(self, path_prefixes=tuple(p for p in self.path_prefixes if p != prefix))
+
+    def with_meta(self, test: MetaTest) -> Filters:
+        kept = tuple(t for t in self.meta if t.key != test.key)
+        return replace(self, meta=(*kept, test))
+
+    def without_meta(self, key: str) -> Filters:
+        return replace(self, meta=tuple(t for t in self.meta if t.key != key))
 
     def with_tag(self, tag: str, *, exclude: bool = False) -> Filters:
         """Require (or exclude) ``tag``, moving it between the two lists if needed."""

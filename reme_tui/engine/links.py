@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from .records import Link
+from .records import FieldLink, Link
 
 # The one wikilink syntax (SPEC "Wikilinks", ReMe's WikilinkHandler): optional `!`
 # (an embed), a target without []|# or newline, optional #anchor, optional |alias.
@@ -84,6 +85,38 @@ def parse_links(body: str, first_line: int = 1) -> list[Link]:
         scanned_to = found.start
         links.append(Link(found.target, found.anchor, found.alias, line, found.embed))
     return links
+
+
+def parse_field_links(
+    frontmatter: Mapping[str, Any], line_of: Callable[[str], int | None]
+) -> list[FieldLink]:
+    """Wikilinks inside frontmatter values (strings, nested in lists or mappings), by key.
+
+    `line_of(key)` gives the file line of a top-level key, for diagnostics.
+    """
+    found: list[FieldLink] = []
+    seen: set[tuple[str, str]] = set()
+    for key, value in frontmatter.items():
+        for text in _strings(value):
+            for link in find_wikilinks(text):
+                target = link.target
+                if (key, target) not in seen:
+                    seen.add((key, target))
+                    found.append(FieldLink(field=str(key), target=target, line=line_of(str(key))))
+    return found
+
+
+def _strings(value: Any, depth: int = 0) -> Iterator[str]:
+    if depth > 8:  # hostile nesting: provenance never sits this deep
+        return
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _strings(item, depth + 1)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item, depth + 1)
 
 
 @dataclass(frozen=True, slots=True)

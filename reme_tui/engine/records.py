@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .codes import Code, Severity
@@ -53,6 +53,18 @@ class Link:
 
 
 @dataclass(frozen=True, slots=True)
+class FieldLink:
+    """A `[[target]]` inside a frontmatter value (`source_conversation`, `source_images`...).
+
+    ReMe does not make these graph edges; reme-tui shows them as provenance.
+    """
+
+    field: str
+    target: str
+    line: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class Memory:
     """Everything parsed from one memory file."""
 
@@ -75,3 +87,7 @@ class Memory:
     # ctime, so it is read again instead of trusted.
     ino: int = 0
     ctime_ns: int = 0
+    # The frontmatter mapping ReMe uses (empty when voided), as loaded by the safe loader.
+    frontmatter: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    field_links: tuple[FieldLink, ...] = ()
+    tag_line: int | None = None

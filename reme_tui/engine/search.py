@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .filters import NO_FILTERS, Filters
+from .provenance import Source
 
 MAX_CANDIDATES = 200
 CANDIDATE_MULTIPLIER = 5
@@ -52,6 +53,7 @@ class SearchHit:
     description: str | None
     text: str
     matched_terms: tuple[str, ...] = ()
+    sources: tuple[Source, ...] = ()  # provenance: conversations, resources, images
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -64,6 +66,7 @@ class SearchHit:
             "tags": list(self.tags),
             "name": self.name,
             "text": self.text,
+            "sources": [source.to_json() for source in self.sources],
         }
 
 
@@ -92,6 +95,8 @@ class Neighbours:
     outlinks: list[NeighbourLink]
     inlinks: list[NeighbourLink]
     dangling: list[str] = field(default_factory=list)
+    sources: list[Source] = field(default_factory=list)
+    stale: dict[str, str] = field(default_factory=dict)  # day-index entries: target -> why
 
     def to_json(self) -> dict[str, Any]:
         return {

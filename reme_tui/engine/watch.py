@@ -36,30 +36,36 @@ class MemoryFilter(watchfiles.DefaultFilter):
     """
 
     def __init__(
-        self, root: Path, *, all_markdown: bool = False, also: AlsoWatched | None = None
+        self,
+        root: Path,
+        *,
+        all_markdown: bool = False,
+        also: AlsoWatched | None = None,
+        roots: tuple[str, ...] = MEMORY_ROOTS,
     ) -> None:
         super().__init__(ignore_dirs=tuple(_IGNORED_DIRS))
         self._root = root
         self._all_markdown = all_markdown
         self._also = also
-        self._dotted_dirs: set[str] = _dotted_dirs(root, all_markdown)
+        self._roots = roots
+        self._dotted_dirs: set[str] = _dotted_dirs(root, all_markdown, roots)
 
     def __call__(self, change: watchfiles.Change, path: str) -> bool:
         try:
             rel = to_relative(self._root, path)
         except PathOutsideWorkspace:
             return False
-        if is_memory_path(rel, all_markdown=self._all_markdown) and not _IGNORED_DIRS.intersection(
-            rel.split("/")
-        ):
+        if is_memory_path(
+            rel, all_markdown=self._all_markdown, roots=self._roots
+        ) and not _IGNORED_DIRS.intersection(rel.split("/")):
             return True  # a scan indexes it: no name pattern (`.#x.md`, `flycheck_x`) hides it
         if self._also is not None and self._also(path):
             return True  # the target (or part of the chain) of a symlinked memory or folder
         if not super().__call__(change, path):
             return False
-        if relevant(rel, all_markdown=self._all_markdown):
+        if relevant(rel, all_markdown=self._all_markdown, roots=self._roots):
             return True
-        if not _could_be_dotted_dir(rel, self._all_markdown):
+        if not _could_be_dotted_dir(rel, self._all_markdown, self._roots):
             return False
         if change != watchfiles.Change.deleted and os.path.isdir(path):
             self._dotted_dirs.add(rel)
@@ -71,18 +77,29 @@ class MemoryFilter(watchfiles.DefaultFilter):
         return False
 
 
-def _could_be_dotted_dir(rel: str, all_markdown: bool) -> bool:
+def _inside_roots(rel: str, roots: tuple[str, ...]) -> bool:
+    """`rel` is strictly inside one of the memory roots."""
+    return any(rel.startswith(root + "/") for root in roots)
+
+
+def _toward_roots(rel: str, roots: tuple[str, ...]) -> bool:
+    """`rel` is a memory root, inside one, or a folder on the way to one."""
+    return any(
+        rel == root or rel.startswith(root + "/") or root.startswith(rel + "/") for root in roots
+    )
+
+
+def _could_be_dotted_dir(rel: str, all_markdown: bool, roots: tuple[str, ...]) -> bool:
     """Not relevant by name, but a folder of that name could hold memories."""
-    first, _, rest = rel.partition("/")
-    if not rest or (not all_markdown and first not in MEMORY_ROOTS):
+    if "/" not in rel or (not all_markdown and not _inside_roots(rel, roots)):
         return False
     return not rel.rsplit("/", 1)[-1].startswith(".")
 
 
-def _dotted_dirs(root: Path, all_markdown: bool) -> set[str]:
+def _dotted_dirs(root: Path, all_markdown: bool, roots: tuple[str, ...]) -> set[str]:
     """Folders under the memory roots whose names contain a dot (not hidden ones)."""
     found: set[str] = set()
-    tops = [""] if all_markdown else list(MEMORY_ROOTS)
+    tops = [""] if all_markdown else list(roots)
     for top in tops:
         for dirpath, dirnames, _files in os.walk(root / top if top else root):
             dirnames[:] = [d for d in dirnames if not d.startswith(".") and d not in _IGNORED_DIRS]
@@ -93,12 +110,13 @@ def _dotted_dirs(root: Path, all_markdown: bool) -> set[str]:
     return found
 
 
-def relevant(rel: str, *, all_markdown: bool = False) -> bool:
+def relevant(
+    rel: str, *, all_markdown: bool = False, roots: tuple[str, ...] = MEMORY_ROOTS
+) -> bool:
     """Could a change at `rel` move the index? Memories, and anything that may be a folder."""
     if rel == "":
         return True
-    first = rel.split("/", 1)[0]
-    if not all_markdown and first not in MEMORY_ROOTS:
+    if not all_markdown and not _toward_roots(rel, roots):
         return False
     name = rel.rsplit("/", 1)[-1]
     if name.startswith(".") and not name.lower().endswith(".md"):
@@ -123,13 +141,14 @@ def watch_batches(
     stop_event: threading.Event | None = None,
     all_markdown: bool = False,
     also: AlsoWatched | None = None,
+    roots: tuple[str, ...] = MEMORY_ROOTS,
     debounce_ms: int = DEFAULT_DEBOUNCE_MS,
     step_ms: int = DEFAULT_STEP_MS,
 ) -> Iterator[list[str]]:
     """Blocking: yield batches of changed relative paths until `stop_event` is set."""
     for changes in watchfiles.watch(
         root,
-        watch_filter=MemoryFilter(root, all_markdown=all_markdown, also=also),
+        watch_filter=MemoryFilter(root, all_markdown=all_markdown, also=also, roots=roots),
         debounce=debounce_ms,
         step=step_ms,
         stop_event=stop_event,
@@ -147,13 +166,14 @@ async def awatch_batches(
     stop_event: object | None = None,
     all_markdown: bool = False,
     also: AlsoWatched | None = None,
+    roots: tuple[str, ...] = MEMORY_ROOTS,
     debounce_ms: int = DEFAULT_DEBOUNCE_MS,
     step_ms: int = DEFAULT_STEP_MS,
 ) -> AsyncIterator[list[str]]:
     """Async variant for the app (an `asyncio.Event` or `anyio.Event` stops it)."""
     async for changes in watchfiles.awatch(
         root,
-        watch_filter=MemoryFilter(root, all_markdown=all_markdown, also=also),
+        watch_filter=MemoryFilter(root, all_markdown=all_markdown, also=also, roots=roots),
         debounce=debounce_ms,
         step=step_ms,
         stop_event=stop_event,  # type: ignore[arg-type]

@@ -34,8 +34,11 @@ class FoundFile:
     inside: str | None = None  # the root's real path: the file read must still be under it
 
 
-def is_memory_path(rel: str, *, all_markdown: bool = False) -> bool:
-    """True when a workspace-relative POSIX path names a memory (ReMe layout by default)."""
+def is_memory_path(
+    rel: str, *, all_markdown: bool = False, roots: tuple[str, ...] = MEMORY_ROOTS
+) -> bool:
+    """True when a workspace-relative POSIX path names a memory (ReMe layout by default;
+    `roots` are ReMe's `daily_dir` and `digest_dir`, which a config may rename)."""
     if not rel.lower().endswith(MEMORY_SUFFIX):
         return False
     parts = rel.split("/")
@@ -43,7 +46,7 @@ def is_memory_path(rel: str, *, all_markdown: bool = False) -> bool:
         return False
     if all_markdown:
         return True
-    return len(parts) >= 2 and parts[0] in MEMORY_ROOTS
+    return any(rel.startswith(root + "/") for root in roots)
 
 
 def date_from_path(rel: str) -> str | None:
@@ -122,6 +125,7 @@ def scan(
     all_markdown: bool = False,
     on_diagnostic: DiagnosticSink | None = None,
     on_symlink: SymlinkSink | None = None,
+    roots: tuple[str, ...] = MEMORY_ROOTS,
 ) -> Iterator[FoundFile]:
     """Yield every memory under `root` (or under the relative directory `start`).
 
@@ -133,11 +137,11 @@ def scan(
     report = on_diagnostic or (lambda _d: None)
     links = on_symlink or (lambda _rel, _abs: None)
     root_real = os.path.realpath(root)
-    tops = [start] if start else ([""] if all_markdown else list(MEMORY_ROOTS))
+    tops = [start] if start else ([""] if all_markdown else list(roots))
     for top in tops:
         top_abs = os.path.join(root, top) if top else os.fspath(root)
         ancestors = _ancestors(root, top, all_markdown)
-        yield from _walk(root_real, top_abs, top, all_markdown, ancestors, report, links)
+        yield from _walk(root_real, top_abs, top, all_markdown, ancestors, report, links, roots)
 
 
 def _ancestors(root: Path, top: str, all_markdown: bool) -> set[tuple[int, int]]:
@@ -164,6 +168,7 @@ def _walk(
     ancestors: set[tuple[int, int]],
     report: DiagnosticSink,
     links: SymlinkSink,
+    roots: tuple[str, ...],
 ) -> Iterator[FoundFile]:
     try:
         st = os.stat(dir_abs)
@@ -239,10 +244,12 @@ def _walk(
                 report(Diagnostic(rel, None, Code.UNREADABLE, f"cannot stat: {exc.strerror}"))
             continue
         if _stat.S_ISDIR(mode):
-            yield from _walk(root_real, entry.path, rel, all_markdown, ancestors, report, links)
-        elif _stat.S_ISREG(mode) and is_memory_path(rel, all_markdown=all_markdown):
+            yield from _walk(
+                root_real, entry.path, rel, all_markdown, ancestors, report, links, roots
+            )
+        elif _stat.S_ISREG(mode) and is_memory_path(rel, all_markdown=all_markdown, roots=roots):
             yield FoundFile(rel, entry.path, root_real)
-        elif is_memory_path(rel, all_markdown=all_markdown):
+        elif is_memory_path(rel, all_markdown=all_markdown, roots=roots):
             message = "not a regular file (a FIFO, device or socket); not opened"
             report(Diagnostic(rel, None, Code.NOT_REGULAR, message))
 

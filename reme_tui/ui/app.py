@@ -35,6 +35,7 @@ from reme_tui.config import (
 from reme_tui.engine.core import Delta, Engine, EngineConfig, WorkspaceError
 from reme_tui.engine.history import ChangeHistory, HistoryError
 from reme_tui.engine.loader import start_pool_helpers
+from reme_tui.engine.reme_config import RemeLayout
 from reme_tui.engine.watch import awatch_batches
 from reme_tui.engine.workspace import PathOutsideWorkspace
 from reme_tui.ui.commands import Command, RemeCommands
@@ -45,6 +46,7 @@ from reme_tui.ui.messages import (
     IndexProgress,
     IndexUpdated,
     IndexUpdating,
+    OpenSource,
 )
 from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
 from reme_tui.ui.screens.help import HelpScreen
@@ -214,6 +216,7 @@ class RemeApp(App[None]):
             stop_event=self.watch_stop,
             all_markdown=all_markdown,
             also=self.engine.is_link_target,
+            roots=self.engine.config.memory_roots,
         ):
             pending.extend(batch)
             if not self.engine.is_built:
@@ -291,6 +294,50 @@ class RemeApp(App[None]):
             return
         self.refresh()
         self.run_worker(self.apply_changes([path]), group="apply")
+
+    def on_open_source(self, message: OpenSource) -> None:
+        message.stop()
+        self.open_source(message.path, message.kind)
+
+    def open_source(self, path: str, kind: str) -> None:
+        """A conversation opens in the transcript viewer; an image with the system opener;
+        any other source in $EDITOR."""
+        from reme_tui.ui.screens.transcript import TranscriptScreen
+
+        if kind == "conversation" or path.lower().endswith(".jsonl"):
+            try:
+                transcript = self.engine.read_transcript(path)
+            except PathOutsideWorkspace:
+                self.notify(f"{path} leads outside the workspace; not opened", severity="error")
+                return
+            except OSError as error:
+                reason = getattr(error, "strerror", None) or str(error)
+                self.notify(f"Cannot read {path}: {reason}", severity="error")
+                return
+            self.push_screen(TranscriptScreen(path, transcript))
+        elif kind == "image":
+            self.open_with_system(path)
+        else:
+            self.open_in_editor(path)
+
+    def open_with_system(self, path: str) -> None:
+        """Hand a file (an image) to the desktop's opener, without waiting for it."""
+        try:
+            real = self.engine.resolve(path)
+        except PathOutsideWorkspace:
+            self.notify(f"{path} leads outside the workspace; not opened", severity="error")
+            return
+        opener = "open" if sys.platform == "darwin" else "xdg-open"
+        try:
+            subprocess.Popen(
+                [opener, str(real)],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        except OSError as error:
+            self.notify(f"Could not run {opener}: {error.strerror or error}", severity="error")
 
     def open_tag_editor(self, path: str | None) -> None:
         """The inline tag editor (issue #5) for the previewed memory; `t` lands here."""
@@ -462,6 +509,8 @@ def run_app(
     model: str | None = None,
     allow_download: bool | None = None,
     vector_weight: float | None = None,
+    layout: RemeLayout | None = None,
+    chosen_because: str | None = None,
 ) -> int:
     """Run the terminal app; returns the process exit code (2 for a bad workspace).
 
@@ -469,6 +518,11 @@ def run_app(
     """
     settings = with_overrides(load_settings(config_path), model, allow_download, vector_weight)
     try:
+        if engine is None and layout is not None:
+            config = EngineConfig(tag_field=settings.index.tag_field, layout=layout)
+            engine = Engine.create(workspace, config)
+        if engine is not None:
+            engine.chosen_because = chosen_because
         app = make_app(workspace, settings, engine=engine, theme=theme, watch=watch)
     except WorkspaceError as error:
         print(f"reme-tui: {error}", file=sys.stderr)

@@ -85,6 +85,15 @@ class TagChosen(Message):
         self.exclude = exclude
 
 
+class OpenSource(Message):
+    """Ask the app to open a provenance file: a transcript in the viewer, else outside."""
+
+    def __init__(self, path: str, kind: str) -> None:
+        super().__init__()
+        self.path = path
+        self.kind = kind
+
+
 class OpenMemory(Message):
     """Ask the screen to open ``path`` in the preview (scrolled to ``line``)."""
 

@@ -2,19 +2,27 @@
 
 ``tag:alice -tag:bob since:2026-01-01 until:2026-3-31 words`` puts ``alice`` in the tag
 chips, ``bob`` in the excluded chips, fills the date fields and leaves ``words`` as text.
+ReMe's other filters: ``in:digest/wiki`` (a path prefix, plain "starts with", as ReMe's
+``path_prefix``), ``path:daily/2026-03-09/x.md`` (an exact path) and ``key:value`` for a
+frontmatter key the workspace uses (a metadata test; the value is JSON when it parses,
+so ``type:["a","b"]`` means any of them); other ``word:word`` text stays text. Values
+with spaces go in quotes.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reme_tui.engine.dates import EXPECTED, date_or_none
 from reme_tui.engine.filters import NO_FILTERS, Filters
+from reme_tui.engine.reme_filter import MetaArgError, MetaTest, meta_test
 from reme_tui.engine.tags import normalize_tag
 
-_TOKEN = re.compile(r"(?:(?<=\s)|^)(-?)(tag|since|until):(\"[^\"]*\"|\S*)", re.IGNORECASE)
+_TOKEN = re.compile(r"(?:(?<=\s)|^)(-?)([A-Za-z_][\w.-]*):(\"[^\"]*\"|\S*)")
+_KEYWORDS = frozenset({"tag", "since", "until", "in", "path"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +46,25 @@ class SearchState:
     def without_tag(self, tag: str) -> SearchState:
         return replace(self, filters=self.filters.without_tag(tag))
 
+    def without_chip(self, kind: str, value: str) -> SearchState:
+        """Remove one chip: a tag, a path prefix (``in:``), an exact path or a metadata key."""
+        if kind == "prefix":
+            return replace(self, filters=self.filters.without_prefix(value))
+        if kind == "path":
+            paths = tuple(p for p in self.filters.paths if p != value)
+            return self.with_filters(paths=paths)
+        if kind == "meta":
+            return replace(self, filters=self.filters.without_meta(value))
+        return self.without_tag(value)
+
     def without_last_tag(self) -> SearchState:
         """Backspace in an empty query removes the most recent chip (excluded chips last)."""
+        if self.filters.meta:
+            return self.with_filters(meta=self.filters.meta[:-1])
+        if self.filters.paths:
+            return self.with_filters(paths=self.filters.paths[:-1])
+        if self.filters.path_prefixes:
+            return self.with_filters(path_prefixes=self.filters.path_prefixes[:-1])
         if self.filters.exclude_tags:
             return self.with_filters(exclude_tags=self.filters.exclude_tags[:-1])
         if self.filters.tags:
@@ -57,13 +82,27 @@ class ParsedQuery:
     errors: list[str] = field(default_factory=list)
     pending: bool = False  # a token is still being typed at the end (left out of ``text``)
     box: str = ""  # what the query box should show: ``text`` plus any pending token
+    prefixes: list[str] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    meta: list[MetaTest] = field(default_factory=list)
 
     @property
     def found_tokens(self) -> bool:
-        return bool(self.tags or self.exclude_tags or self.since or self.until or self.errors)
+        return bool(
+            self.tags
+            or self.exclude_tags
+            or self.since
+            or self.until
+            or self.errors
+            or self.prefixes
+            or self.paths
+            or self.meta
+        )
 
 
-def parse_query(text: str, *, complete: bool = False) -> ParsedQuery:
+def parse_query(
+    text: str, *, complete: bool = False, meta_keys: Collection[str] = ()
+) -> ParsedQuery:
     """Pull ``tag:``/``-tag:``/``since:``/``until:`` tokens out of ``text``.
 
     A token is only taken once it is finished (followed by a space) unless ``complete``
@@ -74,11 +113,19 @@ def parse_query(text: str, *, complete: bool = False) -> ParsedQuery:
     since: str | None = None
     until: str | None = None
     errors: list[str] = []
+    prefixes: list[str] = []
+    paths: list[str] = []
+    meta: list[MetaTest] = []
     pending = False
     kept: list[str] = []
     pending_token = ""
     position = 0
     for match in _TOKEN.finditer(text):
+        raw_key, raw_value = match.group(2), match.group(3)
+        if raw_key.lower() not in _KEYWORDS and (
+            raw_key not in meta_keys or not raw_value or raw_value.startswith("//")
+        ):
+            continue  # `ratio:3`, `note:` or `https://...` is text, not a filter
         finished = complete or match.end() < len(text)
         kept.append(text[position : match.start()])
         position = match.end()
@@ -87,6 +134,21 @@ def parse_query(text: str, *, complete: bool = False) -> ParsedQuery:
             pending_token = match.group(0)
             continue
         negate, key, value = match.group(1), match.group(2).lower(), match.group(3).strip('"')
+        if key not in _KEYWORDS:
+            if negate:
+                errors.append(f"only tags can be excluded, not {match.group(2)}:")
+                continue
+            try:
+                meta.append(meta_test(match.group(2), _json_or_text(value)))
+            except MetaArgError as error:
+                errors.append(str(error))
+            continue
+        if key in ("in", "path"):
+            if negate or not value:
+                errors.append(f"{key}: expects a path" if not value else f"-{key}: is not a filter")
+            else:
+                (prefixes if key == "in" else paths).append(value)
+            continue
         if key == "tag":
             canonical = normalize_tag(value)
             if canonical is None:
@@ -105,4 +167,15 @@ def parse_query(text: str, *, complete: bool = False) -> ParsedQuery:
     remaining = re.sub(r"\s{2,}", " ", "".join(kept))
     remaining = remaining.strip() if complete else remaining.lstrip()
     box = remaining + pending_token if pending_token else remaining
-    return ParsedQuery(remaining, tags, excluded, since, until, errors, pending, box)
+    return ParsedQuery(
+        remaining, tags, excluded, since, until, errors, pending, box, prefixes, paths, meta
+    )
+
+
+def _json_or_text(value: str) -> object:
+    import json
+
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value

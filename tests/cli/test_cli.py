@@ -57,6 +57,7 @@ def test_query_json_shape(workspace: Path, capsys: pytest.CaptureFixture[str]) -
         "tags",
         "name",
         "text",
+        "sources",
     }
     assert result["path"] == "daily/2026-03-01/kickoff.md" and result["date"] == "2026-03-01"
     assert result["scores"]["vector"] is None and result["scores"]["keyword"] == result["score"]

@@ -130,3 +130,19 @@ def test_snippet_centres_on_the_first_match_and_drops_heading_marks() -> None:
     out = snippet(text, term_pattern(["needle"]), width=60)
     assert out.startswith("…") and "needle" in out
     assert snippet("# Title\n- item", None) == "Title item"
+
+
+def test_reme_filter_tokens_in_the_query() -> None:
+    parsed = parse_query(
+        'orbit in:digest/wiki path:daily/x.md type:decision status:["a","b"] ratio:3 ',
+        meta_keys={"type", "status"},
+    )
+    assert parsed.text == "orbit ratio:3 "
+    assert parsed.prefixes == ["digest/wiki"] and parsed.paths == ["daily/x.md"]
+    assert [(m.key, m.value, m.any_of) for m in parsed.meta] == [
+        ("type", "decision", False),
+        ("status", ("a", "b"), True),
+    ]
+    assert parse_query("-type:x ", meta_keys={"type"}).errors == [
+        "only tags can be excluded, not type:"
+    ]

@@ -1,4 +1,5 @@
-"""The diagnostics list: what ReMe would silently drop, per file. Enter opens the file.
+"""The diagnostics list: what ReMe would silently drop, per file. Enter opens the file;
+`f` fixes an agent junk tag (after showing the diff).
 
 Severity and the line under the table (what the highlighted code means) come from
 ``reme_tui.engine.codes``, the same table the README shows.
@@ -6,18 +7,19 @@ Severity and the line under the table (what the highlighted code means) come fro
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Label
+from textual.widgets import DataTable, Label, Static
 
 from reme_tui.engine.codes import Code
 from reme_tui.engine.records import Diagnostic
+from reme_tui.engine.tag_lints import LINT_CODES
 
 _SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "dim"}
 
@@ -29,6 +31,7 @@ class DiagnosticsScreen(ModalScreen[str | None]):
         Binding("escape,q", "dismiss", "Close", id="diagnostics.close"),
         Binding("j", "cursor_down", "Down", show=False, id="diagnostics.down"),
         Binding("k", "cursor_up", "Up", show=False, id="diagnostics.up"),
+        Binding("f", "fix", "Fix junk tags", id="diagnostics.fix"),
     ]
 
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
@@ -40,7 +43,8 @@ class DiagnosticsScreen(ModalScreen[str | None]):
             count = len(self.diagnostics)
             files = len({d.path for d in self.diagnostics})
             yield Label(
-                f"{count} diagnostics in {files} files — Enter opens the memory, Esc closes",
+                f"{count} diagnostics in {files} files — Enter opens the memory, "
+                "f fixes junk tags, Esc closes",
                 id="diagnostics-title",
             )
             yield DataTable(id="diagnostics-table", cursor_type="row", zebra_stripes=True)
@@ -49,6 +53,10 @@ class DiagnosticsScreen(ModalScreen[str | None]):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns("Path", "Line", "Severity", "Kind", "Message")
+        self._fill(table)
+        table.focus()
+
+    def _fill(self, table: DataTable[Any]) -> None:
         for index, diagnostic in enumerate(self.diagnostics):
             table.add_row(  # Text: messages quote [[wikilinks]], which are not markup
                 Text(diagnostic.path),
@@ -58,7 +66,50 @@ class DiagnosticsScreen(ModalScreen[str | None]):
                 Text(diagnostic.message),
                 key=str(index),
             )
-        table.focus()
+
+    def _current(self) -> Any | None:
+        table = self.query_one(DataTable)
+        if not self.diagnostics or table.cursor_row < 0:
+            return None
+        return self.diagnostics[min(table.cursor_row, len(self.diagnostics) - 1)]
+
+    def action_fix(self) -> None:
+        """Show the fix of the selected junk-tag diagnostic as a diff; Enter writes it."""
+        diagnostic = self._current()
+        if diagnostic is None or diagnostic.code not in LINT_CODES:
+            self.notify("Only junk-tag diagnostics (tag-…) have an automatic fix", timeout=4)
+            return
+        engine = self.app.engine  # type: ignore[attr-defined]
+        plans, refused = engine.plan_tag_fixes([diagnostic.path])
+        if refused:
+            self.notify(f"{refused[0][0]}: {refused[0][1]}", severity="error")
+            return
+        if not plans:
+            self.notify("Nothing to fix: the file already changed", timeout=4)
+            return
+
+        def confirmed(apply: bool | None) -> None:
+            if apply:
+                self._apply(plans)
+
+        self.app.push_screen(FixPreviewScreen(plans[0].path, plans[0].diff), confirmed)
+
+    def _apply(self, plans: list[Any]) -> None:
+        engine = self.app.engine  # type: ignore[attr-defined]
+        outcomes, delta = engine.apply_tag_fixes(plans)
+        for outcome in outcomes:
+            if outcome.error:
+                self.notify(f"{outcome.path}: {outcome.error}", severity="error")
+            else:
+                self.notify(f"Fixed the tags of {outcome.path}", timeout=4)
+        self.app.publish(delta)  # type: ignore[attr-defined]
+        self.diagnostics = engine.diagnostics()
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        table.clear()
+        self._fill(table)
+        if self.diagnostics:
+            table.move_cursor(row=min(row, len(self.diagnostics) - 1))
 
     def action_cursor_down(self) -> None:
         self.query_one(DataTable).action_cursor_down()
@@ -80,3 +131,46 @@ class DiagnosticsScreen(ModalScreen[str | None]):
     def _selected(self, event: DataTable.RowSelected) -> None:
         index = int(event.row_key.value or 0)
         self.dismiss(self.diagnostics[index].path)
+
+
+class FixPreviewScreen(ModalScreen[bool]):
+    """The dry-run diff of one fix: Enter (or y) writes it, Esc cancels."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,y", "apply", "Write the fix", id="fix.apply"),
+        Binding("escape,n,q", "cancel", "Cancel", id="fix.cancel"),
+    ]
+
+    def __init__(self, path: str, diff: str) -> None:
+        super().__init__()
+        self.path = path
+        self.diff = diff
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="fix-body"):
+            yield Label(
+                f"Fix the tags of {self.path}? Only these lines change. Enter writes, Esc cancels",
+                id="fix-title",
+            )
+            with VerticalScroll(id="fix-diff"):
+                yield Static(_diff_text(self.diff))
+
+    def action_apply(self) -> None:
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+
+def _diff_text(diff: str) -> Text:
+    text = Text()
+    for line in diff.splitlines(keepends=True):
+        style = ""
+        if line.startswith("+") and not line.startswith("+++"):
+            style = "green"
+        elif line.startswith("-") and not line.startswith("---"):
+            style = "red"
+        elif line.startswith("@@"):
+            style = "cyan"
+        text.append(line, style=style)
+    return text

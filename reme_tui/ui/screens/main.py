@@ -135,7 +135,9 @@ class MainScreen(Screen[None]):
 
     def on_mount(self) -> None:
         status = self.query_one(StatusBar)
-        status.set_workspace(self._workspace_label(), str(self.reme.engine.root))
+        engine = self.reme.engine
+        why = f" ({engine.chosen_because})" if engine.chosen_because else ""
+        status.set_workspace(self._workspace_label(), f"{engine.root}{why}")
         status.set_count(0)
         status.set_diagnostics(None)
         status.set_progress(0, 0)
@@ -143,7 +145,10 @@ class MainScreen(Screen[None]):
         self.query_one(SearchBar).focus_query()
 
     def _workspace_label(self) -> str:
-        return self.reme.engine.root.name or str(self.reme.engine.root)
+        root = self.reme.engine.root
+        if root.name == ".reme" and root.parent.name:  # ReMe's default: name the project
+            return f"{root.parent.name}/.reme"
+        return root.name or str(root)
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")

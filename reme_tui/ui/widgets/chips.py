@@ -1,4 +1,5 @@
-"""Tag chips: small clickable labels that remove themselves (included or excluded tags)."""
+"""Filter chips: small clickable labels that remove themselves (included or excluded tags,
+path prefixes, exact paths, frontmatter metadata tests)."""
 
 from __future__ import annotations
 
@@ -20,20 +21,32 @@ class Chip(FollowsFocus, Static, can_focus=True):
     ]
 
     class Removed(Message):
-        def __init__(self, tag: str) -> None:
+        def __init__(self, tag: str, kind: str = "tag") -> None:
             super().__init__()
             self.tag = tag
+            self.kind = kind
 
-    def __init__(self, tag: str, *, excluded: bool = False) -> None:
-        label = f"−{tag} ✕" if excluded else f"{tag} ✕"
-        super().__init__(label, classes="chip -excluded" if excluded else "chip", markup=False)
+    def __init__(
+        self, tag: str, *, excluded: bool = False, kind: str = "tag", label: str | None = None
+    ) -> None:
+        """`kind` is "tag", "prefix", "path" or "meta"; `tag` is what removing needs (the
+        tag, the prefix, the path, the metadata key)."""
+        text = label or tag
+        text = f"−{text} ✕" if excluded else f"{text} ✕"
+        classes = "chip -excluded" if excluded else ("chip" if kind == "tag" else "chip -reme")
+        super().__init__(text, classes=classes, markup=False)
         self.tag = tag
         self.excluded = excluded
-        self.tooltip = f"{'excluded' if excluded else 'tag'} {tag}: click or Backspace to remove"
+        self.kind = kind
+        self.label_text = label or tag
+        what = "excluded" if excluded else {"prefix": "path prefix", "meta": "metadata"}.get(
+            kind, kind
+        )
+        self.tooltip = f"{what} {label or tag}: click or Backspace to remove"
 
     def on_click(self, event: Click) -> None:
         event.stop()
         self.action_remove()
 
     def action_remove(self) -> None:
-        self.post_message(self.Removed(self.tag))
+        self.post_message(self.Removed(self.tag, self.kind))

@@ -1,4 +1,4 @@
-"""Outlinks, backlinks and dangling links of the previewed memory."""
+"""Outlinks, backlinks, sources and dangling links of the previewed memory."""
 
 from __future__ import annotations
 
@@ -12,21 +12,41 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from reme_tui.ui.focus import FollowsFocus
-from reme_tui.ui.messages import OpenMemory
+from reme_tui.ui.messages import OpenMemory, OpenSource
+
+_SOURCE_ICONS = {"conversation": "💬", "image": "▣", "resource": "▤", "memory": "→", "file": "▤"}
 
 
-def _link_prompt(arrow: str, link: Any) -> Content:
+def _link_prompt(arrow: str, link: Any, stale: str | None = None) -> Content:
     title = link.name or link.path
     parts = [
         Content.styled(f"{arrow} ", "$text-accent"),
         Content.styled(title, "bold"),
         Content.styled(f"  {link.path}", "$text-muted"),
     ]
+    if stale:
+        parts.append(Content.styled("  stale", "dim italic $text-warning"))
     if getattr(link, "anchors", ()):
         parts.append(Content.styled("  #" + ", #".join(link.anchors), "$text-secondary"))
     if link.description:
         parts += [Content("\n   "), Content.styled(link.description, "italic $text-muted")]
     return Content.assemble(*parts)
+
+
+def _source_prompt(source: Any) -> Content:
+    icon = _SOURCE_ICONS.get(source.kind, "▤")
+    where = f"  {source.field}" if source.field else ""
+    if source.exists:
+        return Content.assemble(
+            Content.styled(f"{icon} ", "$text-accent"),
+            Content.styled(source.target, "bold"),
+            Content.styled(f"  {source.kind}{where}", "$text-muted"),
+        )
+    return Content.assemble(
+        Content.styled("✗ ", "$text-error"),
+        Content.styled(source.target, "strike"),
+        Content.styled(f"  missing {source.kind}{where}", "$text-muted"),
+    )
 
 
 def _similar_prompt(item: Any) -> Content:
@@ -63,6 +83,8 @@ class NeighboursList(FollowsFocus, OptionList):
             self.border_title = "Links"
             return
         out, back, dangling = neighbours.outlinks, neighbours.inlinks, neighbours.dangling
+        sources = getattr(neighbours, "sources", [])
+        stale: dict[str, str] = getattr(neighbours, "stale", {})
         self.counts = (len(out), len(back), len(dangling))
         if out:
             options.append(
@@ -70,7 +92,10 @@ class NeighboursList(FollowsFocus, OptionList):
                     Content.styled(f"Links to ({len(out)})", "bold $text-primary"), disabled=True
                 )
             )
-            options += [Option(_link_prompt("→", link), id=f"out:{link.path}") for link in out]
+            options += [
+                Option(_link_prompt("→", link, stale.get(link.path)), id=f"out:{link.path}")
+                for link in out
+            ]
         if back:
             options.append(
                 Option(
@@ -79,6 +104,21 @@ class NeighboursList(FollowsFocus, OptionList):
                 )
             )
             options += [Option(_link_prompt("←", link), id=f"in:{link.path}") for link in back]
+        if sources:
+            options.append(
+                Option(
+                    Content.styled(f"Sources ({len(sources)})", "bold $text-primary"),
+                    disabled=True,
+                )
+            )
+            options += [
+                Option(
+                    _source_prompt(source),
+                    id=f"source:{source.kind}:{source.target}",
+                    disabled=not source.exists,
+                )
+                for source in sources
+            ]
         if dangling:
             options.append(
                 Option(
@@ -91,7 +131,10 @@ class NeighboursList(FollowsFocus, OptionList):
                     Content.assemble(
                         Content.styled("✗ ", "$text-error"),
                         Content.styled(str(target), "strike"),
-                        Content.styled("  not a memory", "$text-muted"),
+                        Content.styled(
+                            "  stale: no longer exists" if target in stale else "  not a memory",
+                            "dim italic $text-warning" if target in stale else "$text-muted",
+                        ),
                     ),
                     id=f"dangling:{target}",
                     disabled=True,
@@ -124,3 +167,6 @@ class NeighboursList(FollowsFocus, OptionList):
         kind, _, path = option_id.partition(":")
         if kind in ("out", "in", "similar") and path:
             self.post_message(OpenMemory(path))
+        elif kind == "source" and path:
+            source_kind, _, target = path.partition(":")
+            self.post_message(OpenSource(target, source_kind))

@@ -145,11 +145,22 @@ class SearchBar(Vertical):
     def _sync_chips(self) -> None:
         chips = self.query_one("#chips", Horizontal)
         filters = self.state.filters
-        wanted = [(t, False) for t in filters.tags] + [(t, True) for t in filters.exclude_tags]
-        current = [(c.tag, c.excluded) for c in chips.query(Chip)]
+        wanted = (
+            [(t, False, "tag", t) for t in filters.tags]
+            + [(t, True, "tag", t) for t in filters.exclude_tags]
+            + [(p, False, "prefix", f"in:{p}") for p in filters.path_prefixes]
+            + [(p, False, "path", f"path:{p}") for p in filters.paths]
+            + [(m.key, False, "meta", m.label) for m in filters.meta]
+        )
+        current = [(c.tag, c.excluded, c.kind, c.label_text) for c in chips.query(Chip)]
         if wanted != current:
             chips.remove_children()
-            chips.mount_all([Chip(tag, excluded=excluded) for tag, excluded in wanted])
+            chips.mount_all(
+                [
+                    Chip(value, excluded=excluded, kind=kind, label=label)
+                    for value, excluded, kind, label in wanted
+                ]
+            )
         chips.display = bool(wanted)
         self.query_one("#any-all", Button).display = len(filters.tags) > 1
 
@@ -166,7 +177,9 @@ class SearchBar(Vertical):
         self._take_query(event.value, complete=True, submitted=True)
 
     def _take_query(self, value: str, *, complete: bool, submitted: bool = False) -> None:
-        parsed = parse_query(value, complete=complete)
+        engine = getattr(self.app, "engine", None)
+        keys = engine.frontmatter_keys() if engine is not None else ()
+        parsed = parse_query(value, complete=complete, meta_keys=keys)
         state = self.state
         for tag in parsed.tags:
             state = state.with_tag(tag)
@@ -176,6 +189,13 @@ class SearchBar(Vertical):
             state = state.with_filters(since=parsed.since)
         if parsed.until:
             state = state.with_filters(until=parsed.until)
+        for prefix in parsed.prefixes:
+            state = replace(state, filters=state.filters.with_prefix(prefix))
+        if parsed.paths:
+            paths = tuple(dict.fromkeys((*state.filters.paths, *parsed.paths)))
+            state = state.with_filters(paths=paths)
+        for test in parsed.meta:
+            state = replace(state, filters=state.filters.with_meta(test))
         if parsed.found_tokens:
             remaining = parsed.box
             query = self.query_one(QueryInput)
@@ -192,8 +212,17 @@ class SearchBar(Vertical):
     @on(Chip.Removed)
     def _chip_removed(self, event: Chip.Removed) -> None:
         event.stop()
-        self.remove_tag(event.tag)
-        if not self.state.filters.tags and not self.state.filters.exclude_tags:
+        if event.kind == "tag":
+            self.remove_tag(event.tag)
+        else:
+            self.set_state(self.state.without_chip(event.kind, event.tag))
+        if self.state.filters.is_empty or not (
+            self.state.filters.tags
+            or self.state.filters.exclude_tags
+            or self.state.filters.path_prefixes
+            or self.state.filters.paths
+            or self.state.filters.meta
+        ):
             self.focus_query()
 
     @on(Button.Pressed, "#any-all")

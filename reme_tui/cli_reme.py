@@ -1,0 +1,145 @@
+"""The command line's part for real ReMe installations (issue 13).
+
+* which workspace: WORKSPACE, else ``--reme-config``'s ``workspace_dir``, else ``.reme``
+  discovery; ``--daily-dir`` / ``--digest-dir`` rename the memory folders;
+* ReMe's search filters: ``--path`` (exact, any of), ``--path-prefix`` (any of),
+  ``--meta KEY=VALUE`` (all of; a JSON list value means any of);
+* ``--fix-tags [--dry-run]``: the agent-junk-tag fixes, with a diff first.
+
+No UI imports: headless modes stay free of Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+from .engine.reme_config import RemeConfigError, WorkspaceChoice, choose_workspace
+from .engine.reme_filter import MetaArgError, MetaTest, parse_meta
+
+if TYPE_CHECKING:
+    from .engine.core import Engine
+
+
+def add_flags(parser: argparse.ArgumentParser) -> None:
+    """`--fix-tags` joins the caller's mode group; the rest get their own groups."""
+    reme = parser.add_argument_group("ReMe installations")
+    reme.add_argument(
+        "--reme-config",
+        metavar="FILE",
+        help="ReMe's YAML config (reme start config=FILE): workspace_dir (relative to the "
+        "config's folder), daily_dir, digest_dir, session_dir, resource_dir, "
+        "include_frontmatter_in_metadata",
+    )
+    reme.add_argument("--daily-dir", metavar="DIR", help="ReMe's daily_dir (default: daily)")
+    reme.add_argument("--digest-dir", metavar="DIR", help="ReMe's digest_dir (default: digest)")
+    filters = parser.add_argument_group("ReMe search filters (with --query)")
+    filters.add_argument(
+        "--path", action="append", default=[], metavar="P", help="only this exact path (any of)"
+    )
+    filters.add_argument(
+        "--path-prefix",
+        action="append",
+        default=[],
+        metavar="P",
+        help="only paths starting with P (any of; plain text prefix, as ReMe's path_prefix)",
+    )
+    filters.add_argument(
+        "--meta",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="frontmatter KEY equals VALUE (JSON when it parses; a JSON list = any of); "
+        "needs include_frontmatter_in_metadata in the ReMe config",
+    )
+
+
+def add_fix_mode(modes: Any) -> None:
+    modes.add_argument(
+        "--fix-tags",
+        action="store_true",
+        help="fix agent junk tags (comma-joined, list-as-text, quotes, dates, whitespace); "
+        "with --dry-run, print the diff only",
+    )
+
+
+def resolve(args: argparse.Namespace, *, headless: bool) -> WorkspaceChoice:
+    """Decide the workspace and layout; say it on stderr when it was not given."""
+    try:
+        choice = choose_workspace(
+            args.workspace,
+            config_file=args.reme_config,
+            daily_dir=args.daily_dir,
+            digest_dir=args.digest_dir,
+        )
+    except RemeConfigError as exc:
+        raise ValueError(str(exc)) from None
+    for warning in choice.warnings:
+        print(f"reme-tui: warning: {warning}", file=sys.stderr)
+    if headless and choice.discovered:
+        print(f"reme-tui: workspace {choice.root} ({choice.reason})", file=sys.stderr)
+    return choice
+
+
+def filter_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """The Filters fields for ReMe's path, prefix and metadata filters."""
+    tests: list[MetaTest] = []
+    for raw in args.meta:
+        try:
+            tests.append(parse_meta(raw))
+        except MetaArgError as exc:
+            raise ValueError(str(exc)) from None
+    return {
+        "paths": tuple(dict.fromkeys(args.path)),
+        "path_prefixes": tuple(dict.fromkeys(args.path_prefix)),
+        "meta": tuple(tests),
+    }
+
+
+def used_filter_flags(args: argparse.Namespace) -> list[str]:
+    return [
+        flag
+        for flag, value in (
+            ("--path", args.path),
+            ("--path-prefix", args.path_prefix),
+            ("--meta", args.meta),
+        )
+        if value
+    ]
+
+
+def run_fix_tags(engine: Engine, *, dry_run: bool, as_json: bool) -> int:
+    """Print the diff of every fix; write them unless ``dry_run``. Exit 1 if any refused."""
+    plans, refused = engine.plan_tag_fixes()
+    outcomes = [] if dry_run else engine.apply_tag_fixes(plans)[0]
+    failed = {o.path: o.error for o in outcomes if o.error}
+    failed.update(dict(refused))
+    if as_json:
+        document = {
+            "dry_run": dry_run,
+            "files": [
+                {
+                    "path": plan.path,
+                    "old_tags": [str(t) for t in plan.fix.old],
+                    "new_tags": list(plan.fix.new),
+                    "diff": plan.diff,
+                    "written": not dry_run and plan.path not in failed,
+                    "error": failed.get(plan.path),
+                }
+                for plan in plans
+            ],
+            "refused": [{"path": path, "error": error} for path, error in refused],
+        }
+        sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
+    else:
+        for plan in plans:
+            sys.stdout.write(plan.diff)
+    for path, error in failed.items():
+        print(f"reme-tui: {path}: {error}", file=sys.stderr)
+    written = 0 if dry_run else sum(1 for o in outcomes if o.changed)
+    verb = "would fix" if dry_run else "fixed"
+    count = len(plans) if dry_run else written
+    print(f"reme-tui: {verb} the tags of {count} files", file=sys.stderr)
+    return 1 if failed else 0

@@ -1,0 +1,87 @@
+"""A session transcript (`session/dialog/<id>.jsonl`) shown as a conversation.
+
+Each message: speaker and time, then its text; tool calls, tool results and thinking are
+folded (Enter or a click unfolds one). Esc closes.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Collapsible, Label, Static
+
+from reme_tui.engine.transcript import Transcript, Turn
+
+_TOOL_TITLES = {"call": "tool call", "result": "tool result", "thinking": "thinking"}
+
+
+class TranscriptScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "dismiss", "Close", id="transcript.close"),
+        Binding("j", "scroll_down", "Down", show=False, id="transcript.down"),
+        Binding("k", "scroll_up", "Up", show=False, id="transcript.up"),
+    ]
+
+    def __init__(self, path: str, transcript: Transcript) -> None:
+        super().__init__()
+        self.path = path
+        self.transcript = transcript
+
+    def compose(self) -> ComposeResult:
+        turns = self.transcript.turns
+        bad = len(self.transcript.unreadable_lines)
+        note = f", {bad} unreadable lines" if bad else ""
+        with Vertical(id="transcript-body"):
+            yield Label(
+                Content.assemble(
+                    Content.styled(self.path, "bold"),
+                    Content.styled(f"  {len(turns)} messages{note} — Esc closes", "$text-muted"),
+                ),
+                id="transcript-title",
+            )
+            with VerticalScroll(id="transcript-scroll"):
+                if not turns:
+                    yield Static("This conversation is empty.", classes="transcript-empty")
+                for turn in turns:
+                    yield from self._turn(turn)
+
+    def _turn(self, turn: Turn) -> ComposeResult:
+        if turn.unreadable:
+            yield Static(
+                Content.styled(f"line {turn.line}: not a message — {turn.text}", "$text-error"),
+                classes="transcript-text",
+            )
+            return
+        style = "bold $text-accent" if turn.role == "user" else "bold $text-primary"
+        yield Static(
+            Content.assemble(
+                Content.styled(turn.speaker, style),
+                Content.styled(f"  {turn.time}" if turn.time else "", "$text-muted"),
+            ),
+            classes="transcript-speaker",
+        )
+        if turn.text:
+            yield Static(Content(turn.text), classes="transcript-text")
+        for tool in turn.tools:
+            title = _TOOL_TITLES.get(tool.kind, tool.kind)
+            if tool.name:
+                title = f"{title}: {tool.name}"
+            with Collapsible(title=title, collapsed=True, classes="transcript-tool"):
+                yield Static(Content(tool.text or "(empty)"))
+
+    def on_mount(self) -> None:
+        self.query_one("#transcript-scroll", VerticalScroll).focus()
+
+    def action_dismiss(self) -> None:
+        self.dismiss(None)
+
+    def action_scroll_down(self) -> None:
+        self.query_one("#transcript-scroll", VerticalScroll).scroll_down()
+
+    def action_scroll_up(self) -> None:
+        self.query_one("#transcript-scroll", VerticalScroll).scroll_up()
