@@ -129,9 +129,8 @@ class RemeChecks:
             for p in self._memories
             if p.startswith(folder) and "/" not in p[len(folder) :] and p.endswith(".md")
         )
-        listed = (
-            [t for t in self._links.graph.successors(path)] if path in self._links.graph else []
-        )
+        listed = [e.target for e in self._links.outlinks(path)]
+        listed += self._links.dangling_from(path)
         key: _StaleKey = (
             memory.content_hash,
             tuple(
