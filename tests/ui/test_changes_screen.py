@@ -81,13 +81,12 @@ async def test_timeline_diff_review_and_live_updates(
         assert isinstance(screen, ChangesScreen)
         rows = _rows(screen)
         assert len(rows) == 3 and rows[0].startswith("g:")  # one burst, two entries
-        await wait_for(pilot, lambda: "Tags" in _diff_text(screen))
+        screen.query_one(DataTable).move_cursor(row=_row_of(screen, KICKOFF))
+        await wait_for(pilot, lambda: f"modified {KICKOFF}" in _diff_text(screen))
         shown = _diff_text(screen)
-        assert screen.selected_entry() is not None
-        first = screen.selected_entry()
-        if first.path == KICKOFF:
-            assert "project_atlas, alice, meeting  →  project-atlas, alice, meeting" in shown
-            assert "+A line the agent appended." in shown
+        assert "−project_atlas +project-atlas" in shown
+        assert "now: project-atlas, alice, meeting" in shown
+        assert "+A line the agent appended." in shown
         # Mark one entry reviewed, then the whole history.
         await pilot.press("space")
         await settle(pilot)
@@ -222,3 +221,72 @@ async def test_long_timelines_load_page_by_page_and_churn_counts_all(
         churn = _diff_text(screen)
         t0_added = len(range(0, PAGE + 50, 3))  # every entry, not only the first page
         assert "Tag churn" in churn and f"+{t0_added}" in churn
+
+
+def test_changes_view_snapshot(
+    snap_compare: Any, app_factory: AppFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent's night: a tag renamed and a line added, a memory moved, one deleted;
+    earlier, a merge done here. Fixed times, zone and size."""
+    import time as time_module
+
+    from reme_tui.engine.history import ChangeHistory, Observed
+
+    monkeypatch.setenv("TZ", "UTC")
+    time_module.tzset()
+    monkeypatch.setattr(ChangeHistory, "size_bytes", lambda self: 48_128)
+    app = app_factory()
+    hour = 3_600_000_000_000
+    night = 1_773_532_800_000_000_000  # 2026-03-15 00:00 UTC
+
+    def text(rel: str) -> bytes:
+        return (workspace / rel).read_bytes()
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        history = app.engine.history
+        cutover, moved = "daily/2026-02-02/cutover.md", "digest/cutover-rehearsal.md"
+        history.record(
+            [
+                Observed(
+                    KICKOFF,
+                    text(KICKOFF).replace(b"alice, meeting", b"alice_w, meeting"),
+                    ("project_atlas", "alice_w", "meeting"),
+                    "Project Atlas kickoff",
+                )
+            ],
+            source="merge",
+            label="merge alice into alice_w",
+            undo="20260314T201500-000",
+            time_ns=night - 5 * hour,
+        )
+        kickoff = text(KICKOFF).replace(
+            b"project_atlas, alice, meeting", b"project-atlas, alice_w, meeting"
+        )
+        kickoff += b"\nThe agent added: budget sign-off moved to March.\n"
+        history.record(
+            [
+                Observed(
+                    KICKOFF,
+                    kickoff,
+                    ("project-atlas", "alice_w", "meeting"),
+                    "Project Atlas kickoff",
+                ),
+                Observed(cutover, None),
+                Observed(
+                    moved, text(cutover), ("project_atlas", "alice", "ops"), "Cutover rehearsal"
+                ),
+                Observed(GARDEN, None),
+            ],
+            time_ns=night + 2 * hour,
+        )
+        app.action_changes()
+        await settle(pilot)
+        await wait_for(pilot, lambda: app.screen.loaded)
+        screen = app.screen
+        screen.query_one(DataTable).move_cursor(row=_row_of(screen, KICKOFF))
+        await settle(pilot, quiet=0.3)
+        await wait_for(pilot, lambda: "Tags" in _diff_text(screen))
+        await settle(pilot, quiet=0.2)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

@@ -46,6 +46,8 @@ _SOURCE_WORDS = {
     "undo": "undo here",
     "revert": "revert here",
 }
+# Paths and names are cut to this many cells so the summary column stays in view.
+MEMORY_WIDTH = 40
 # The timeline reads this many entries at a time (more as the cursor nears the end).
 PAGE = 200
 # Diffs longer than this many lines are cut in the view (scripts get all of it).
@@ -103,12 +105,27 @@ def group_title(group: Burst) -> Text:
     return text
 
 
+def group_cells(group: Burst) -> tuple[Text, Text, Text, Text]:
+    """A group's row: when, who and how many, then what it was (label, undo)."""
+    count = len(group.entries)
+    who = _SOURCE_WORDS.get(group.source, group.source)
+    title = Text(f"{who}: {count} change{'s' if count != 1 else ''}", style="bold")
+    if group.unreviewed:
+        title.append(f", {group.unreviewed} to review", style="bold yellow")
+    label = Text(group.label, style="bold")
+    if group.undo:
+        label.append(" (undo: d, then u)", style="dim")
+    when = Text(f"{_when(group.start_ns):%m-%d %H:%M}", style="bold")
+    return Text("▾", style="bold"), when, title, label
+
+
 def entry_cells(entry: ChangeEntry) -> tuple[Text, Text, Text, Text]:
     mark = Text("●" if not entry.reviewed else " ", style="yellow")
     kind = Text(f"{_KIND_MARK[entry.kind]} {entry.kind}", style=_KIND_STYLE.get(entry.kind, ""))
-    where = Text(entry.path)
+    where = Text(entry.path, overflow="ellipsis", no_wrap=True)
     if entry.name:
         where.append(f"  {entry.name}", style="dim")
+    where.truncate(MEMORY_WIDTH, overflow="ellipsis")
     return mark, kind, where, Text(entry.summary)
 
 
@@ -128,11 +145,16 @@ def diff_view(diff: ChangeDiff) -> Text:
         text.append(f"\n{diff.error}\n", style="bold red")
         return text
     if diff.tags_before != diff.tags_after:
+        removed = [t for t in diff.tags_before if t not in diff.tags_after]
+        added = [t for t in diff.tags_after if t not in diff.tags_before]
         text.append("\nTags  ", style="bold")
-        text.append(", ".join(diff.tags_before) or "(none)", style="red")
-        text.append("  →  ")
-        text.append(", ".join(diff.tags_after) or "(none)", style="green")
-        text.append("\n")
+        for tag in removed:
+            text.append(f"−{tag} ", style="red")
+        for tag in added:
+            text.append(f"+{tag} ", style="green")
+        if not removed and not added:
+            text.append("reordered ")
+        text.append(f"\n      now: {', '.join(diff.tags_after) or '(none)'}\n", style="dim")
     if diff.fields:
         text.append("\nFrontmatter\n", style="bold")
         for change in diff.fields:
@@ -254,7 +276,11 @@ class ChangesScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("", "kind", "memory", "what changed")
+        table = self.query_one(DataTable)
+        table.add_column("", width=1)
+        table.add_column("kind", width=11)
+        table.add_column("memory", width=MEMORY_WIDTH)
+        table.add_column("what changed")
         self._show_mode()
 
     def on_screen_resume(self) -> None:
@@ -298,7 +324,7 @@ class ChangesScreen(Screen[None]):
         for group in message.groups:
             key = f"g:{group.key}"
             self.group_of_row[key] = group
-            rows.append(("", "", group_title(group), ""))
+            rows.append(group_cells(group))
             keys.append(key)
             for entry in group.entries:
                 self.entries[entry.id] = entry
