@@ -97,11 +97,19 @@ class OpenSource(Message):
 class OpenMemory(Message):
     """Ask the screen to open ``path`` in the preview (scrolled to ``line``)."""
 
-    def __init__(self, path: str, line: int | None = None, *, browsing: bool = False) -> None:
+    def __init__(
+        self,
+        path: str,
+        line: int | None = None,
+        *,
+        browsing: bool = False,
+        anchor: str | None = None,
+    ) -> None:
         super().__init__()
         self.path = path
         self.line = line
         self.browsing = browsing
+        self.anchor = anchor  # a heading of the memory (a wikilink's #anchor) to open at
 
 
 class PreviewReady(Message):

@@ -85,16 +85,29 @@ def term_pattern(terms: list[str] | tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
-def snippet(text: str, pattern: re.Pattern[str] | None, width: int = 240) -> str:
-    """A one-line excerpt of ``text`` around the first matched term."""
+def snippet(
+    text: str, pattern: re.Pattern[str] | None, width: int = 240, visible: int | None = None
+) -> str:
+    """A one-line excerpt of ``text`` whose matched terms fall inside the first ``visible``
+    columns (the row's width; the rest is cut by the list): the window starts a few words
+    before the densest cluster of matches."""
     flat = " ".join(_EMPHASIS.sub("", _MARKUP.sub(" ", text)).split())
     if not flat:
         return ""
     start = 0
+    shown = visible or width
+    lead = max(8, shown // 5)
     if pattern is not None:
-        match = pattern.search(flat)
-        if match and match.start() > width // 3:
-            start = flat.rfind(" ", 0, match.start() - width // 4) + 1
+        matches = [m.start() for m in pattern.finditer(flat)][:64]
+        if matches:
+            window = shown - lead
+
+            def density(at: int) -> tuple[int, int]:
+                return sum(at <= m < at + window for m in matches), -at
+
+            best = max(matches, key=density)  # the start of the densest cluster of matches
+            if best + len(flat[best:].split(" ", 1)[0]) > shown - 1:
+                start = flat.rfind(" ", 0, best - lead) + 1
     excerpt = flat[start : start + width]
     return ("…" if start else "") + excerpt
 

@@ -48,13 +48,15 @@ from reme_tui.ui.widgets.preview import (
     Preview,
     PreviewData,
     PreviewScroll,
+    body_of,
     plain_body,
-    render_markdown,
+    render_preview,
 )
 from reme_tui.ui.widgets.results import ResultList, ResultsPane
 from reme_tui.ui.widgets.search_bar import QueryInput, SearchBar
 from reme_tui.ui.widgets.status_bar import ChangesLabel, DiagnosticsLabel, StatusBar
 from reme_tui.ui.widgets.tag_sidebar import TagFilter, TagList, TagSidebar
+from reme_tui.ui.wikilinks import find_heading, section_lines
 
 if TYPE_CHECKING:
     from reme_tui.ui.app import RemeApp
@@ -102,6 +104,8 @@ class MainScreen(Screen[None]):
         Binding(
             "escape", "leave_input", "Leave input", show=False, id="leave_input", priority=True
         ),
+        Binding("n", "jump_hit(1)", "Next match in preview", show=False, id="next_hit"),
+        Binding("N", "jump_hit(-1)", "Previous match in preview", show=False, id="prev_hit"),
         Binding("question_mark", "app.help", "Help", id="help"),
         Binding("q", "app.quit", "Quit", id="quit"),
     ]
@@ -357,6 +361,7 @@ class MainScreen(Screen[None]):
             title = f"{count} results" if count != "1" else "1 result"
             empty = message.error or "No results. Try fewer words or remove a filter."
         pane = self.query_one(ResultsPane)
+        self.query_one(Preview).set_terms(message.terms)
         same_search = self.shown_state == state
         self.shown_state = state
         pane.set_rows(
@@ -393,14 +398,23 @@ class MainScreen(Screen[None]):
     @on(OpenMemory)
     def _open(self, message: OpenMemory) -> None:
         message.stop()
+        if message.anchor:
+            self._open_at_anchor(message.path, message.anchor)
+            return
         self.open_memory(message.path, message.line, browsing=message.browsing)
 
     def open_memory(
-        self, path: str, line: int | None = None, *, browsing: bool = False, record: bool = True
+        self,
+        path: str,
+        line: int | None = None,
+        *,
+        browsing: bool = False,
+        record: bool = True,
+        end_line: int | None = None,
     ) -> None:
         if record:
             self.history.visit(Visit(path, line, browsing))
-        end_line, why = None, None
+        why = None
         row = self.query_one(ResultsPane).selected
         if row is not None and row.path == path and row.start_line == line:
             end_line, why = row.end_line, explain(row)
@@ -488,10 +502,52 @@ class MainScreen(Screen[None]):
             except (OSError, ReadFailure):  # gone, or now a FIFO or a link leading outside
                 memory, text = None, ""
             if memory is not None:
-                markdown = render_markdown(text, memory, lambda p: engine.memory(p) is not None)
+                markdown, inserted = render_preview(
+                    text, memory, lambda p: engine.memory(p) is not None, self._embedded_section
+                )
                 neighbours = engine.neighbours(path)
                 similar = engine.similar(path)
-        return PreviewData(path, memory, markdown, line, end_line, explain), neighbours, similar
+        data = PreviewData(path, memory, markdown, line, end_line, explain, inserted)
+        return data, neighbours, similar
+
+    def _embedded_section(self, path: str, anchor: str | None) -> list[str] | None:
+        """The lines an embed ``![[path#anchor]]`` shows (runs in the preview thread)."""
+        engine = self.reme.engine
+        memory = engine.memory(path)
+        if memory is None:
+            return None
+        try:
+            text = engine.read_text(path)
+        except (OSError, ReadFailure):
+            return None
+        return section_lines(body_of(text, memory), anchor)
+
+    def _anchor_span(self, path: str, anchor: str) -> tuple[int, int] | None:
+        """File lines (first, last) of the section under heading ``anchor`` of ``path``."""
+        engine = self.reme.engine
+        memory = engine.memory(path)
+        if memory is None:
+            return None
+        try:
+            text = engine.read_text(path)
+        except (OSError, ReadFailure):
+            return None
+        span = find_heading(body_of(text, memory).split("\n"), anchor)
+        if span is None:
+            return None
+        return memory.body_start_line + span[0], memory.body_start_line + span[1] - 1
+
+    @work(thread=True, exclusive=True, group="anchor")
+    def _open_at_anchor(self, path: str, anchor: str) -> None:
+        span = self._anchor_span(path, anchor)
+        self.app.call_from_thread(self._anchor_found, path, anchor, span)
+
+    def _anchor_found(self, path: str, anchor: str, span: tuple[int, int] | None) -> None:
+        if span is None:
+            self.notify(f"No heading “{anchor}” in {path}; opened at the top", timeout=3)
+            self.open_memory(path)
+            return
+        self.open_memory(path, span[0], end_line=span[1])
 
     @on(PreviewReady)
     async def _preview_ready(self, message: PreviewReady) -> None:
@@ -520,6 +576,9 @@ class MainScreen(Screen[None]):
             raise SkipAction()  # the widget's own Escape (the tag filter clears itself)
         results = self.query_one(ResultList)
         focus_now(results if results.display else self.query_one(TagList))
+
+    def action_jump_hit(self, step: int) -> None:
+        self.query_one(Preview).jump_hit(step)
 
     def action_toggle_all(self) -> None:
         self.query_one(SearchBar).action_toggle_all()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -16,7 +17,9 @@ from textual.widgets.markdown import MarkdownBlock
 
 from reme_tui.ui.focus import FollowsFocus
 from reme_tui.ui.messages import OpenMemory, TagChosen
-from reme_tui.ui.wikilinks import linkify, parse_wiki_href
+from reme_tui.ui.rows import term_pattern
+from reme_tui.ui.widgets.results import HIT_STYLE, highlight
+from reme_tui.ui.wikilinks import expand_embeds, linkify, parse_wiki_href, rendered_index
 
 MAX_PREVIEW_CHARS = 400_000
 PLAIN_MAX_LINES = 200  # a screenful and more; the Markdown render follows within BROWSE_DELAY
@@ -32,6 +35,7 @@ class PreviewData:
     line: int | None
     end_line: int | None
     explain: str | None = None
+    inserted: tuple[tuple[int, int], ...] = ()  # lines embeds added (wikilinks.expand_embeds)
 
 
 class TagChip(Static):
@@ -64,6 +68,10 @@ class Preview(Vertical):
         self.meta = ""
         self.line: int | None = None
         self.explain: str | None = None
+        self.terms: list[str] = []  # the query's words, highlighted in the body
+        self.hits: list[MarkdownBlock] = []  # blocks holding them, in reading order
+        self.hit_index = -1
+        self.inserted: tuple[tuple[int, int], ...] = ()
         self.border_title = "Preview"
 
     def compose(self) -> ComposeResult:
@@ -99,7 +107,7 @@ class Preview(Vertical):
         if not await self._show_header(data):
             return
         plain = self.query_one("#preview-plain", Static)
-        plain.update(data.markdown)
+        plain.update(highlight(data.markdown, self.terms))
         plain.display = True
         self.query_one(Markdown).display = False
         self.query_one(PreviewScroll).scroll_home(animate=False)
@@ -114,7 +122,9 @@ class Preview(Vertical):
             self._show_markdown()
             return
         await markdown.update(data.markdown)
+        self.inserted = data.inserted
         self._show_markdown()
+        self._highlight_terms()
         if keep_scroll:
             self.call_after_refresh(scroll.scroll_to, y=previous_y, animate=False)
         else:
@@ -171,6 +181,43 @@ class Preview(Vertical):
             text += f"\n{explain}" + ("  (from before the last change)" if stale else "")
         self.query_one("#preview-meta", Label).update(text)
 
+    def set_terms(self, terms: list[str]) -> None:
+        self.terms = list(terms)
+
+    def _highlight_terms(self) -> None:
+        """Style every query word in the rendered blocks and remember the blocks for n/N."""
+        self.hits, self.hit_index = [], -1
+        self.border_subtitle = ""
+        pattern = term_pattern(self.terms)
+        if pattern is None:
+            return
+        for block in self.query_one(Markdown).query(MarkdownBlock):
+            # Textual keeps a block's inline text in `_content`; re-styling it keeps links.
+            content = block._content
+            found = list(pattern.finditer(content.plain))
+            if not found:
+                continue
+            for match in found:
+                content = content.stylize(HIT_STYLE, match.start(), match.end())
+            block.set_content(content)
+            self.hits.append(block)
+        if self.hits:
+            self.border_subtitle = f"{len(self.hits)} blocks match · n/N"
+
+    def jump_hit(self, step: int) -> None:
+        """Scroll to the next (``step`` 1) or previous (-1) block holding a query word."""
+        if not self.hits:
+            self.notify("No query words in this memory", timeout=1.5)
+            return
+        if 0 <= self.hit_index < len(self.hits):
+            self.hits[self.hit_index].remove_class("-hit")
+        self.hit_index = (self.hit_index + step) % len(self.hits)
+        block = self.hits[self.hit_index]
+        block.add_class("-hit")
+        scroll = self.query_one(PreviewScroll)
+        scroll.scroll_to_widget(block, top=True, animate=False)
+        self.border_subtitle = f"{self.hit_index + 1}/{len(self.hits)} · n/N"
+
     def _mark_lines(self, memory: Any, line: int | None, end_line: int | None) -> None:
         """Highlight the blocks holding the matched lines and scroll the first into view."""
         scroll = self.query_one(PreviewScroll)
@@ -178,8 +225,10 @@ class Preview(Vertical):
         first: MarkdownBlock | None = None
         changed: list[MarkdownBlock] = []
         if line is not None:
-            start = line - memory.body_start_line
-            end = (end_line if end_line is not None else line) - memory.body_start_line + 1
+            inserted = list(self.inserted)
+            start = rendered_index(line - memory.body_start_line, inserted)
+            last = (end_line if end_line is not None else line) - memory.body_start_line
+            end = rendered_index(last, inserted) + 1
             for block in markdown.query_children(MarkdownBlock):
                 block_start, block_end = block.source_range
                 hit = block_start < end and block_end > start
@@ -211,8 +260,8 @@ class Preview(Vertical):
             else:
                 self.notify(f"Not a memory link: {event.href}", severity="warning")
             return
-        target, _anchor = wiki
-        self.post_message(OpenMemory(target))
+        target, anchor = wiki
+        self.post_message(OpenMemory(target, anchor=anchor))
 
 
 def plain_body(text: str, memory: Any, max_lines: int = PLAIN_MAX_LINES) -> str:
@@ -223,10 +272,27 @@ def plain_body(text: str, memory: Any, max_lines: int = PLAIN_MAX_LINES) -> str:
 
 def render_markdown(text: str, memory: Any, exists: Any) -> str:
     """The body (frontmatter stripped: the header shows it) with wikilinks made followable."""
-    lines = text.split("\n")
-    body = "\n".join(lines[memory.body_start_line - 1 :])
+    return render_preview(text, memory, exists)[0]
+
+
+def body_of(text: str, memory: Any) -> str:
+    return "\n".join(text.split("\n")[memory.body_start_line - 1 :])
+
+
+def render_preview(
+    text: str,
+    memory: Any,
+    exists: Callable[[str], bool],
+    section: Callable[[str, str | None], list[str] | None] | None = None,
+) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """The body as Markdown: wikilinks followable, embeds (``![[x#Section]]``) shown as
+    the embedded section when ``section`` reads it; with the lines the embeds added."""
+    body = body_of(text, memory)
     if not body.strip():
-        return "*This memory has no body: only its frontmatter.*"
+        return "*This memory has no body: only its frontmatter.*", ()
     if len(body) > MAX_PREVIEW_CHARS:
         body = body[:MAX_PREVIEW_CHARS] + "\n\n*… preview truncated; press `e` to open the file.*"
-    return linkify(body, exists)
+    inserted: list[tuple[int, int]] = []
+    if section is not None and "![[" in body:
+        body, inserted = expand_embeds(body, section)
+    return linkify(body, exists), tuple(inserted)

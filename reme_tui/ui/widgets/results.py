@@ -18,6 +18,8 @@ from reme_tui.ui.messages import OpenMemory
 from reme_tui.ui.rows import ResultRow, snippet, term_pattern
 from reme_tui.ui.widgets.match_chart import Chart, MatchChart
 
+HIT_STYLE = "bold $text-warning on $warning 15%"
+
 
 def highlight(text: str, terms: list[str] | tuple[str, ...], base: str = "") -> Content:
     """``text`` with every occurrence of a query term styled as a match."""
@@ -26,11 +28,13 @@ def highlight(text: str, terms: list[str] | tuple[str, ...], base: str = "") -> 
     if pattern is None:
         return content
     for match in pattern.finditer(text):
-        content = content.stylize("bold $text-warning on $warning 15%", match.start(), match.end())
+        content = content.stylize(HIT_STYLE, match.start(), match.end())
     return content
 
 
-def row_prompt(row: ResultRow, terms: list[str], width: int = 240) -> Content:
+def row_prompt(
+    row: ResultRow, terms: list[str], width: int = 240, visible: int | None = None
+) -> Content:
     """Two lines: path · date · tags · score, then the snippet."""
     parts: list[Content] = []
     if row.score is not None:
@@ -44,7 +48,7 @@ def row_prompt(row: ResultRow, terms: list[str], width: int = 240) -> Content:
         parts.append(Content.styled(ranks, "$text-muted"))
     header = Content.assemble(*parts)
     lead = row.name or ""
-    body = snippet(row.text, term_pattern(terms), width) or row.description or ""
+    body = snippet(row.text, term_pattern(terms), width, visible) or row.description or ""
     line2 = highlight(body, terms, "$text-muted")
     if lead and row.score is None:
         line2 = Content.assemble(Content.styled(lead + " — ", "italic"), line2)
@@ -97,7 +101,10 @@ class ResultsPane(Vertical):
         previous = self.selected if keep else None
         keep_offset = result_list.scroll_offset
         self.rows, self.terms = rows, terms
-        result_list.set_options([Option(row_prompt(row, terms), id=row.key) for row in rows])
+        visible = max(20, (result_list.content_size.width or self.app.size.width // 2) - 3)
+        result_list.set_options(
+            [Option(row_prompt(row, terms, visible=visible), id=row.key) for row in rows]
+        )
         self.border_title = title
         self.total = max(total or 0, len(rows))
         self.query_one(MatchChart).show(chart or Chart.of([row.date for row in rows]))

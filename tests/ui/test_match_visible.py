@@ -1,0 +1,123 @@
+"""The match, visible: snippets around the matched words, the query's words highlighted in
+the preview with n/N between them, wikilink anchors and embeds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets.markdown import MarkdownBlock
+
+from reme_tui.ui.rows import snippet, term_pattern
+from reme_tui.ui.widgets.preview import Preview
+from reme_tui.ui.widgets.results import ResultList
+
+from .conftest import SIZE, AppFactory, settle
+
+pytestmark = pytest.mark.anyio
+
+LONG = (
+    "We spent most of the week pairing on the technical sessions remotely (15-hour time "
+    "difference, which made every call an early one) before anyone looked at the budget "
+    "for the next quarter."
+)
+
+
+def test_snippet_shows_the_matched_word_within_the_visible_width() -> None:
+    out = snippet(LONG, term_pattern(["budget"]), visible=40)
+    assert "budget" in out[:40]
+
+
+async def test_result_rows_show_the_match_in_view(app_factory: AppFactory, workspace: Path) -> None:
+    note = workspace / "daily" / "2026-03-14" / "long.md"
+    note.parent.mkdir(parents=True)
+    note.write_text(f"---\nname: Long\n---\n{LONG}\n", encoding="utf-8")
+    app = app_factory()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press(*"budget")
+        await settle(pilot)
+        result_list = app.screen.query_one(ResultList)
+        prompt = result_list.get_option_at_index(0).prompt
+        snippet_line = str(prompt).split("\n")[1]
+        assert "budget" in snippet_line[: result_list.content_size.width - 2]
+
+
+async def test_preview_highlights_query_words_and_n_jumps(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"postgres")
+        await settle(pilot)
+        await pilot.press("enter")  # open the first result
+        await settle(pilot)
+        preview = app.screen.query_one(Preview)
+        assert preview.hits
+        for block in preview.hits:
+            spans = [s for s in block._content.spans if "warning" in str(s.style)]
+            assert spans, block._content.plain
+        await pilot.press("n")
+        assert preview.hit_index == 0 and preview.hits[0].has_class("-hit")
+        await pilot.press("N")
+        assert preview.hit_index == len(preview.hits) - 1
+        assert "· n/N" in preview.border_subtitle
+        current = preview.hits[preview.hit_index]
+        marked = [b for b in app.screen.query(MarkdownBlock) if b.has_class("-hit")]
+        assert marked == [current]
+
+
+def write_plan(workspace: Path) -> None:
+    filler = "\n".join(f"Line {i} of the long plan." for i in range(60))
+    (workspace / "digest" / "plan.md").write_text(
+        "---\nname: Plan\n---\n# Plan\n\n"
+        f"{filler}\n\n## Budget\n\nThe budget is 12k.\n\n## Rollback\n\nRestore the snapshot.\n"
+        "Then page the on-call.\n\n## Later\n\nNothing here.\n",
+        encoding="utf-8",
+    )
+    (workspace / "daily" / "2026-03-14").mkdir(parents=True, exist_ok=True)
+    (workspace / "daily" / "2026-03-14" / "links.md").write_text(
+        "---\nname: Links\n---\n# Links\n\nSee [[digest/plan.md#Budget]].\n\n"
+        "![[digest/plan.md#Rollback]]\n\nThe zebra paragraph after the embed.\n",
+        encoding="utf-8",
+    )
+
+
+async def test_wikilink_anchor_opens_at_the_heading(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    from textual.widgets import Markdown
+
+    write_plan(workspace)
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"zebra", "enter")
+        await settle(pilot)
+        preview = app.screen.query_one(Preview)
+        assert preview.path == "daily/2026-03-14/links.md"
+        markdown = preview.query_one(Markdown)
+        markdown.post_message(Markdown.LinkClicked(markdown, "wiki:digest/plan.md#Budget"))
+        await settle(pilot, quiet=0.1)
+        assert preview.path == "digest/plan.md"
+        matched = [b for b in markdown.query(MarkdownBlock) if b.has_class("-matched")]
+        assert matched and matched[0]._content.plain == "Budget"
+        assert "Restore" not in " ".join(b._content.plain for b in matched)
+        assert preview.query_one("#preview-scroll").scroll_y > 10
+
+
+async def test_embed_renders_the_embedded_section(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    from textual.widgets import Markdown
+
+    write_plan(workspace)
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"zebra", "enter")
+        await settle(pilot)
+        markdown = app.screen.query_one(Preview).query_one(Markdown)
+        assert "> Restore the snapshot." in markdown.source
+        assert "Nothing here" not in markdown.source  # only the Rollback section
+        matched = [b for b in markdown.query(MarkdownBlock) if b.has_class("-matched")]
+        assert "zebra" in " ".join(b._content.plain for b in matched)  # lines still map
