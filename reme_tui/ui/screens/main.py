@@ -494,6 +494,7 @@ class MainScreen(Screen[None]):
         engine = self.reme.engine
         memory = engine.memory(path)
         markdown = ""
+        inserted: tuple[tuple[int, int], ...] = ()
         neighbours = None
         similar: list[Any] = []
         if memory is not None:

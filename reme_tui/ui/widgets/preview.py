@@ -202,7 +202,8 @@ class Preview(Vertical):
             block.set_content(content)
             self.hits.append(block)
         if self.hits:
-            self.border_subtitle = f"{len(self.hits)} blocks match · n/N"
+            blocks = "1 block" if len(self.hits) == 1 else f"{len(self.hits)} blocks"
+            self.border_subtitle = f"query words in {blocks} · n/N"
 
     def jump_hit(self, step: int) -> None:
         """Scroll to the next (``step`` 1) or previous (-1) block holding a query word."""
