@@ -718,6 +718,10 @@ class Engine:
             return None
         return self.apply(paths, source=source, label=label, undo=undo)
 
+    def _write_roots(self) -> tuple[str, ...] | None:
+        """Where memories may be written: the memory folders (None: any .md, --all-markdown)."""
+        return None if self.config.all_markdown else tuple(self.config.memory_roots)
+
     def edit_tags(self, path: str, op: TagOp, expected: FileStamp | None = None) -> EditResult:
         """Apply a tag operation to memory ``path`` and re-index it.
 
@@ -725,14 +729,18 @@ class Engine:
         PathRefused outside the workspace, ReadOnlyFile for 0444 files,
         UnsafeEditError when the frontmatter cannot be edited safely, InvalidTag."""
         with self._write_lock:
-            result = writes.edit_tags(self.root, path, op, expected, self.config.tag_field)
+            result = writes.edit_tags(
+                self.root, path, op, expected, self.config.tag_field, self._write_roots()
+            )
             changed = [path] if result.changed else []
             return replace(result, delta=self._written(changed, "edit", f"tags of {path}"))
 
     def apply_fix(self, path: str, expected: FileStamp | None = None) -> EditResult:
         """The compatibility report's safe fix for memory ``path``, re-indexed."""
         with self._write_lock:
-            result = writes.apply_fix(self.root, path, expected, self.config.tag_field)
+            result = writes.apply_fix(
+                self.root, path, expected, self.config.tag_field, self._write_roots()
+            )
             changed = [path] if result.changed else []
             return replace(result, delta=self._written(changed, "edit", f"safe fix of {path}"))
 
@@ -755,7 +763,7 @@ class Engine:
                 entry = Journal(self.root, data_dir).last_undoable()
                 if entry is None:
                     return None
-            result = undo_files(entry, self.root, data_dir=data_dir)
+            result = undo_files(entry, self.root, data_dir=data_dir, roots=self._write_roots())
             label = f"undo merge into {entry.get('into', '?')}"
             result.delta = self._written(result.restored, "undo", label)
             return result
@@ -770,7 +778,9 @@ class Engine:
                 entry = Journal(self.root, data_dir).last_pending()
                 if entry is None:
                     return None
-            result = resume_files(entry, self.root, data_dir=data_dir)
+            result = resume_files(
+                entry, self.root, data_dir=data_dir, roots=self._write_roots()
+            )
             label = f"resumed merge into {entry.get('into', '?')}"
             result.delta = self._written(result.written, "merge", label, result.journal_id)
             return result

@@ -218,15 +218,22 @@ def read_with_stamp(path: Path) -> tuple[str, FileStamp]:
 # --------------------------------------------------------------------------- paths
 
 
-def _is_memory_rel(parts: Sequence[str]) -> bool:
-    return (
-        len(parts) >= 2
-        and parts[0] in MEMORY_ROOTS
-        and PurePosixPath(parts[-1]).suffix.lower() == ".md"
-    )
+Roots = tuple[str, ...] | None  # the memory folders; None: every .md file is a memory
 
 
-def resolve_memory(root: Path, rel: str) -> Path:
+def _is_memory_rel(parts: Sequence[str], roots: Roots = MEMORY_ROOTS) -> bool:
+    if not parts or PurePosixPath(parts[-1]).suffix.lower() != ".md":
+        return False
+    if roots is None:
+        return True
+    for memory_root in roots:
+        prefix = memory_root.split("/")
+        if len(parts) > len(prefix) and list(parts[: len(prefix)]) == prefix:
+            return True
+    return False
+
+
+def resolve_memory(root: Path, rel: str, roots: Roots = MEMORY_ROOTS) -> Path:
     """The real path of memory ``rel`` under ``root``; PathRefused when it is not one.
 
     Refused: empty, absolute, backslashes, NUL, any ``..``, anything not under
@@ -240,23 +247,24 @@ def resolve_memory(root: Path, rel: str) -> Path:
         raise PathRefused(f"refusing absolute path {rel!r}")
     if ".." in pure.parts:
         raise PathRefused(f"refusing path {rel!r}: it contains '..'")
-    if not _is_memory_rel(pure.parts):
-        raise PathRefused(f"refusing {rel!r}: memories are .md files under daily/ or digest/")
+    if not _is_memory_rel(pure.parts, roots):
+        where = "/, ".join(roots or ()) + "/" if roots else "the workspace"
+        raise PathRefused(f"refusing {rel!r}: memories are .md files under {where}")
     real_root = Path(root).resolve()
     real = (real_root / pure).resolve()
     try:
         inside = real.relative_to(real_root)
     except ValueError:
         raise PathRefused(f"refusing {rel!r}: it resolves outside the workspace") from None
-    if not _is_memory_rel(inside.parts):
+    if not _is_memory_rel(inside.parts, roots):
         raise PathRefused(f"refusing {rel!r}: it resolves to {inside.as_posix()}, not a memory")
     return real
 
 
-def read_memory(root: Path, rel: str) -> tuple[str, FileStamp]:
+def read_memory(root: Path, rel: str, roots: Roots = MEMORY_ROOTS) -> tuple[str, FileStamp]:
     """A memory's text and stamp, read through the containment check (PathRefused,
     UnsafeEditError for non-UTF-8, OSError for I/O, NotRegularFile for FIFOs...)."""
-    path = resolve_memory(root, rel)
+    path = resolve_memory(root, rel, roots)
     data, stamp, _ = _read_bytes_with_stamp(path, str(Path(root).resolve()))
     return _decode(data, rel), stamp
 
@@ -382,7 +390,12 @@ Compute = Callable[[str], str]
 
 
 def rewrite_memory(
-    root: Path, rel: str, compute: Compute, *, expected: FileStamp | None = None
+    root: Path,
+    rel: str,
+    compute: Compute,
+    *,
+    expected: FileStamp | None = None,
+    roots: Roots = MEMORY_ROOTS,
 ) -> Rewrite:
     """The one way a memory is rewritten: ``compute(old_text)`` gives the new text.
 
@@ -398,7 +411,7 @@ def rewrite_memory(
         texts["new"] = compute(texts["old"])
         return texts["new"].encode("utf-8")
 
-    changed, old_stamp, new_stamp = _rewrite(root, rel, compute_bytes, expected)
+    changed, old_stamp, new_stamp = _rewrite(root, rel, compute_bytes, expected, roots)
     return Rewrite(rel, changed, texts["old"], texts["new"], old_stamp, new_stamp)
 
 
@@ -460,9 +473,13 @@ def remove_memory(root: Path, rel: str, *, expected: FileStamp) -> None:
 
 
 def _rewrite(
-    root: Path, rel: str, compute: Callable[[bytes], bytes], expected: FileStamp | None
+    root: Path,
+    rel: str,
+    compute: Callable[[bytes], bytes],
+    expected: FileStamp | None,
+    roots: Roots = MEMORY_ROOTS,
 ) -> tuple[bool, FileStamp, FileStamp]:
-    path = resolve_memory(root, rel)
+    path = resolve_memory(root, rel, roots)
     root_real = str(Path(root).resolve())
     try:
         data, stamp, st = _read_bytes_with_stamp(path, root_real)

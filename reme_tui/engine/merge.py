@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from .codes import Code
-from .fileio import ConflictError, FileStamp, read_memory, rewrite_memory
+from .fileio import ConflictError, FileStamp, Roots, read_memory, rewrite_memory
 from .frontmatter import (
     EditError,
     UnsafeEditError,
@@ -57,6 +57,7 @@ from .journal import (
     JournalCorrupt,
 )
 from .tags import DEFAULT_TAG_FIELD, normalize_tag
+from .workspace import MEMORY_ROOTS
 
 if TYPE_CHECKING:
     from .core import Delta, Engine
@@ -124,6 +125,7 @@ class MergePlan:
     field: str
     changes: tuple[FileChange, ...]
     skipped: tuple[tuple[str, str], ...] = ()  # (path, why) files that could not be planned
+    roots: Roots = MEMORY_ROOTS  # the engine's memory folders (None: every .md)
 
     @property
     def paths(self) -> list[str]:
@@ -186,9 +188,15 @@ def merged_items(
 
 
 def _plan_file(
-    root: Path, rel: str, sources: Sequence[str], into: str, into_canonical: str, field_name: str
+    root: Path,
+    rel: str,
+    sources: Sequence[str],
+    into: str,
+    into_canonical: str,
+    field_name: str,
+    roots: Roots = MEMORY_ROOTS,
 ) -> FileChange | None:
-    text, stamp = read_memory(root, rel)
+    text, stamp = read_memory(root, rel, roots)
     loaded = loaded_tag_items(text, field_name)
     if loaded is None:
         return None  # absent, empty or scalar: carries no tag for ReMe
@@ -232,7 +240,9 @@ def plan_merge(
     if sources:
         for rel in _candidates(engine, sources):
             try:
-                change = _plan_file(engine.root, rel, sources, into, into_canonical, field_name)
+                change = _plan_file(
+                    engine.root, rel, sources, into, into_canonical, field_name, _roots(engine)
+                )
             except (EditError, OSError, yaml.YAMLError) as exc:
                 if rel in _effective_holders(engine, sources):
                     skipped.append((rel, _reason(exc)))
@@ -247,7 +257,13 @@ def plan_merge(
         field_name,
         tuple(changes),
         tuple(skipped),
+        _roots(engine),
     )
+
+
+def _roots(engine: Engine) -> Roots:
+    config = engine.config
+    return None if config.all_markdown else tuple(config.memory_roots)
 
 
 def _effective_holders(engine: Engine, sources: Sequence[str]) -> set[str]:
@@ -327,7 +343,11 @@ def apply_merge(plan: MergePlan, *, data_dir: Path | None = None) -> MergeResult
     for change in plan.changes:
         try:
             rewrite_memory(
-                plan.root, change.path, lambda _text, c=change: c.after_text, expected=change.stamp
+                plan.root,
+                change.path,
+                lambda _text, c=change: c.after_text,
+                expected=change.stamp,
+                roots=plan.roots,
             )
         except ConflictError:
             result.refused.append((change.path, "changed on disk since the merge was planned"))
@@ -349,7 +369,13 @@ def _finish(
     result.journal_id = entry["id"] if written else None
 
 
-def resume_merge(entry: dict[str, Any], root: Path, *, data_dir: Path | None = None) -> MergeResult:
+def resume_merge(
+    entry: dict[str, Any],
+    root: Path,
+    *,
+    data_dir: Path | None = None,
+    roots: Roots = MEMORY_ROOTS,
+) -> MergeResult:
     """Finish an interrupted (pending) merge: write each file still as it was before the
     merge, keep those already written, refuse those changed by someone else since."""
     result = MergeResult()
@@ -361,7 +387,7 @@ def resume_merge(entry: dict[str, Any], root: Path, *, data_dir: Path | None = N
             result.refused.append((rel, "the journal entry does not hold the merged text"))
             continue
         try:
-            text, _ = read_memory(root, rel)
+            text, _ = read_memory(root, rel, roots)
         except (EditError, OSError) as exc:
             result.refused.append((rel, _reason(exc)))
             continue
@@ -369,7 +395,8 @@ def resume_merge(entry: dict[str, Any], root: Path, *, data_dir: Path | None = N
             result.written.append(rel)  # written before the interruption
             continue
         try:
-            rewrite_memory(root, rel, _replace_with(item["before_sha256"], item["after"], "merge"))
+            compute = _replace_with(item["before_sha256"], item["after"], "merge")
+            rewrite_memory(root, rel, compute, roots=roots)
         except (EditError, OSError) as exc:
             result.refused.append((rel, _reason(exc)))
         else:
@@ -389,7 +416,13 @@ class UndoResult:
     entry_id: str | None = None
 
 
-def undo_merge(entry: dict[str, Any], root: Path, *, data_dir: Path | None = None) -> UndoResult:
+def undo_merge(
+    entry: dict[str, Any],
+    root: Path,
+    *,
+    data_dir: Path | None = None,
+    roots: Roots = MEMORY_ROOTS,
+) -> UndoResult:
     """Restore each file of ``entry`` exactly as it was before the merge, refusing any
     file that changed since the merge wrote it. Files already as before (never written
     by an interrupted merge, or restored by an earlier partial undo) count as restored
@@ -398,7 +431,7 @@ def undo_merge(entry: dict[str, Any], root: Path, *, data_dir: Path | None = Non
     for item in entry.get("files", []):
         rel = item["path"]
         try:
-            text, _ = read_memory(root, rel)
+            text, _ = read_memory(root, rel, roots)
         except FileNotFoundError:
             result.refused.append((rel, "file was deleted since the merge; not restored"))
             continue
@@ -413,7 +446,8 @@ def undo_merge(entry: dict[str, Any], root: Path, *, data_dir: Path | None = Non
             result.refused.append((rel, "file changed since the merge; not restored"))
             continue
         try:
-            rewrite_memory(root, rel, _replace_with(item["after_sha256"], item["before"], "merge"))
+            compute = _replace_with(item["after_sha256"], item["before"], "merge")
+            rewrite_memory(root, rel, compute, roots=roots)
         except ConflictError:
             result.refused.append((rel, "file changed while being restored; not restored"))
         except (EditError, OSError) as exc:

@@ -140,16 +140,28 @@ def scan(
     tops = [start] if start else ([""] if all_markdown else list(roots))
     for top in tops:
         top_abs = os.path.join(root, top) if top else os.fspath(root)
-        ancestors = _ancestors(root, top, all_markdown)
+        ancestors = _ancestors(root, top, all_markdown, roots)
         yield from _walk(root_real, top_abs, top, all_markdown, ancestors, report, links, roots)
 
 
-def _ancestors(root: Path, top: str, all_markdown: bool) -> set[tuple[int, int]]:
-    """Identities of the directories a full scan passes through before reaching ``top``."""
+def _ancestors(
+    root: Path, top: str, all_markdown: bool, roots: tuple[str, ...]
+) -> set[tuple[int, int]]:
+    """Identities of the directories a full scan passes through before reaching ``top``
+    (a full scan starts at the workspace with --all-markdown, else at each memory root)."""
     if not top:
         return set()
     parts = top.split("/")
-    prefixes = ([""] if all_markdown else []) + ["/".join(parts[:n]) for n in range(1, len(parts))]
+    first = 0 if all_markdown else 1
+    if not all_markdown:
+        for memory_root in roots:
+            depth = len(memory_root.split("/"))
+            if parts[:depth] == memory_root.split("/"):
+                first = depth
+                break
+    prefixes = ([""] if all_markdown else []) + [
+        "/".join(parts[:n]) for n in range(max(first, 1), len(parts))
+    ]
     out: set[tuple[int, int]] = set()
     for prefix in prefixes:
         try:

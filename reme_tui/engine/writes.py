@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .fileio import FileStamp, rewrite_memory
+from .fileio import FileStamp, Roots, rewrite_memory
 from .frontmatter import (
     BOM_NOTE,
     SetTags,
@@ -24,6 +24,7 @@ from .frontmatter import (
 from .frontmatter.locate import BOM
 from .frontmatter.split import loaded_tag_items
 from .tags import DEFAULT_TAG_FIELD, judge_tag
+from .workspace import MEMORY_ROOTS
 
 if TYPE_CHECKING:
     from .engine import Delta
@@ -57,6 +58,7 @@ def edit_tags(
     op: TagOp,
     expected: FileStamp | None = None,
     field: str = DEFAULT_TAG_FIELD,
+    roots: Roots = MEMORY_ROOTS,
 ) -> EditResult:
     """Apply ``op`` to the tag entry of memory ``rel_path`` and save it (no re-index;
     ``Engine.edit_tags`` is the entry point that also re-indexes)."""
@@ -66,7 +68,7 @@ def edit_tags(
         new_text, tags["old"], tags["new"] = apply_op(text, op, field)
         return new_text
 
-    done = rewrite_memory(root, rel_path, compute, expected=expected)
+    done = rewrite_memory(root, rel_path, compute, expected=expected, roots=roots)
     notes = (BOM_NOTE,) if done.old_text.startswith(BOM) else ()
     old, new = tuple(tags["old"]), tuple(tags["new"] if done.changed else tags["old"])
     return EditResult(rel_path, done.changed, old, new, done.old_stamp, done.new_stamp, notes)
@@ -92,12 +94,18 @@ def safe_fix_text(text: str, field: str = DEFAULT_TAG_FIELD) -> str:
 
 
 def apply_fix(
-    root: Path, rel: str, expected: FileStamp | None = None, field: str = DEFAULT_TAG_FIELD
+    root: Path,
+    rel: str,
+    expected: FileStamp | None = None,
+    field: str = DEFAULT_TAG_FIELD,
+    roots: Roots = MEMORY_ROOTS,
 ) -> EditResult:
     """Write ``safe_fix_text`` to memory ``rel`` (no re-index; see ``Engine.apply_fix``).
 
     Raises EditError (ConflictError when the file changed since ``expected``)."""
-    done = rewrite_memory(root, rel, lambda text: safe_fix_text(text, field), expected=expected)
+    done = rewrite_memory(
+        root, rel, lambda text: safe_fix_text(text, field), expected=expected, roots=roots
+    )
     old = tuple(read_tags(done.old_text, field))
     new = tuple(read_tags(done.new_text, field)) if done.changed else old
     return EditResult(rel, done.changed, old, new, done.old_stamp, done.new_stamp)

@@ -159,3 +159,14 @@ def test_fifo_swapped_in_after_the_scan_never_blocks_the_build(
     monkeypatch.undo()
     live = engine.apply(["digest/b.md"])
     assert live.is_empty or "digest/b.md" not in live.added
+
+
+def test_writes_follow_the_engine_memory_folders(tmp_path: Path) -> None:
+    from reme_tui.engine.core import EngineConfig
+
+    root = write_workspace(tmp_path / "ws", {"notes/n.md": TAGGED, "digest/a.md": TAGGED})
+    with pytest.raises(PathRefused, match="memories are"):
+        Engine.open(root).edit_tags("notes/n.md", AddTag("b"))
+    everything = Engine.open(root, EngineConfig(all_markdown=True))
+    assert everything.edit_tags("notes/n.md", AddTag("b")).changed
+    assert everything.tags_of("notes/n.md") == ("a", "b")
