@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from . import __version__, cli_reme
+from . import __version__, cli_changes, cli_reme
 from .engine.core import Engine, EngineConfig, WorkspaceError
 from .engine.dates import DateError, parse_date
 from .engine.filters import Filters
@@ -86,6 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ARG",
         help="PATH, then the TAGs that replace its tag list",
     )
+    cli_changes.add_modes(exclusive)
 
     search = parser.add_argument_group("search filters (with --query)")
     search.add_argument(
@@ -160,6 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_hygiene_flags(parser)
     cli_reme.add_flags(parser)
+    cli_changes.add_flags(parser)
 
     app = parser.add_argument_group("the app")
     app.add_argument("--theme", help="theme name (built-in or from your theme directory)")
@@ -198,6 +200,7 @@ def _choose_workspace(args: argparse.Namespace) -> None:
         or args.remove_tag
         or args.set_tags
         or _hygiene_mode(args)
+        or cli_changes.mode(args)
     )
     try:
         choice = cli_reme.resolve(args, headless=headless)
@@ -209,6 +212,11 @@ def _choose_workspace(args: argparse.Namespace) -> None:
 
 
 def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    cli_changes.check_flags(args, UsageError)
+    if cli_changes.mode(args) is not None:
+        if _hygiene_mode(args) is not None:
+            raise UsageError(f"--{cli_changes.mode(args)} cannot be combined with other modes")
+        return cli_changes.run(open_engine(args), args, UsageError)
     if _hygiene_mode(args) is not None:
         return _run_hygiene(parser, args)
     if args.query is not None:
@@ -559,8 +567,10 @@ def _hygiene_mode(args: argparse.Namespace) -> str | None:
     ]
     if len(modes) > 1:
         raise UsageError(f"{' and '.join(modes)} cannot be combined")
-    if not modes and (args.into is not None or args.dry_run):
-        raise UsageError("--into and --dry-run only apply with --merge-tags or --fix-tags")
+    if not modes and (args.into is not None or (args.dry_run and args.revert is None)):
+        raise UsageError(
+            "--into and --dry-run only apply with --merge-tags, --fix-tags (or --revert)"
+        )
     return modes[0] if modes else None
 
 

@@ -16,7 +16,8 @@ from .dates import DateError, parse_date
 from .history import Burst, ChangeEntry, ChangeHistory, bursts, tag_churn
 
 _TIME = re.compile(r"^(\d{4}-\d{1,2}-\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?$")
-_VERSION = re.compile(r"^#?(\d{1,18})$")
+_MAX_NS = 2**63 - 1
+_VERSION = re.compile(r"^#?(\d{1,18})(\^?)$")
 
 
 class ReportArgumentError(ValueError):
@@ -46,15 +47,23 @@ def time_bound(text: str, *, end_of_day: bool) -> int:
             moment += dt.timedelta(seconds=0.999999)
     else:
         moment = dt.datetime.combine(day, dt.time.max if end_of_day else dt.time.min)
-    return int(moment.timestamp() * 1_000_000_000)
+    # Nanoseconds fit SQLite's 64-bit integers only until 2262: later bounds mean "never".
+    return max(0, min(int(moment.timestamp() * 1_000_000_000), _MAX_NS))
 
 
 def version_id(text: str) -> int:
     """A change id as printed (``#12`` or ``12``)."""
+    return version_ref(text)[0]
+
+
+def version_ref(text: str) -> tuple[int, bool]:
+    """A version: ``12`` / ``#12`` (what change 12 wrote) or ``12^`` (what it replaced)."""
     match = _VERSION.match(text.strip())
     if match is None:
-        raise ReportArgumentError(f"not a change id: {text!r} (use the number after #)")
-    return int(match.group(1))
+        raise ReportArgumentError(
+            f"not a version: {text!r} (a change id from --changes, 12 or 12^ for before it)"
+        )
+    return int(match.group(1)), bool(match.group(2))
 
 
 def until_bound(history: ChangeHistory, text: str | None) -> int | None:

@@ -880,7 +880,7 @@ def _move_label(moves: list[tuple[str, str]], pending: list[_Pending]) -> str:
     others = sum(1 for p in pending if p.kind == "modified")
     src, dst = moves[0]
     label = f"move {src} → {dst}" if len(moves) == 1 else f"{len(moves)} moves"
-    return label + (f" ({others} other files changed)" if others else "")
+    return label + (f" ({others} other file{'s' if others != 1 else ''} changed)" if others else "")
 
 
 def _entry_from_row(row: tuple[object, ...]) -> ChangeEntry | None:

@@ -90,9 +90,11 @@ def _undo_label(entries: Sequence[ChangeEntry]) -> str:
     return f"revert {len(entries)} changes (#{ids[0]}–#{ids[-1]})"
 
 
-def version_of(entry: ChangeEntry, path: str) -> str | None:
+def version_of(entry: ChangeEntry, path: str, *, before: bool = False) -> str | None:
     """The content of ``path`` that ``entry`` names as a version: what it wrote there, or for
-    a deletion what it deleted."""
+    a deletion what it deleted; with ``before``, what the path held before the entry."""
+    if before:
+        return entry.old_hash if path in (entry.path, entry.old_path) else None
     if entry.path == path and entry.new_hash:
         return entry.new_hash
     if entry.kind == "deleted" and entry.path == path:
@@ -102,17 +104,22 @@ def version_of(entry: ChangeEntry, path: str) -> str | None:
     return None
 
 
-def plan_version(history: ChangeHistory, path: str, entry_id: int) -> RevertPlan:
-    """Restore ``path`` to the version entry ``entry_id`` recorded, against what the
-    history last recorded for it (RevertError when there is no such version)."""
+def plan_version(
+    history: ChangeHistory, path: str, entry_id: int, *, before: bool = False
+) -> RevertPlan:
+    """Restore ``path`` to the version entry ``entry_id`` recorded (``before``: the one it
+    replaced), against what the history last recorded for it (RevertError when there is
+    no such version)."""
     entry = history.entry(entry_id)
     if entry is None:
         raise RevertError(f"no change #{entry_id} in the history")
-    target = version_of(entry, path)
+    target = version_of(entry, path, before=before)
     if target is None:
-        raise RevertError(f"change #{entry_id} holds no version of {path}")
+        which = "before" if before else "from"
+        raise RevertError(f"change #{entry_id} holds no version of {path} ({which} it)")
     expected = history.current().get(path)
-    plan = RevertPlan(f"revert {path} to #{entry_id}")
+    name = f"#{entry_id}^" if before else f"#{entry_id}"
+    plan = RevertPlan(f"revert {path} to {name}")
     if expected != target:
         plan.steps.append(RevertStep(path, expected=expected, target=target))
     return plan

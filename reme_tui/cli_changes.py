@@ -1,0 +1,193 @@
+"""The command line's part for the change history (issue 15).
+
+* ``--changes [--since DATE|last-review] [--json]``: what changed, newest first, after
+  recording what changed since the history last looked (the first run records a baseline);
+* ``--mark-reviewed [UNTIL]``: everything up to UNTIL (a date, a time, a change id; default
+  now) is reviewed;
+* ``--revert PATH --to VERSION [--dry-run]``: restore PATH to the version change VERSION
+  recorded (the listing first; refused when the file changed since it was recorded).
+
+No UI imports: headless modes stay free of Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+from .engine.change_report import (
+    ReportArgumentError,
+    report_json,
+    report_text,
+    select,
+    until_bound,
+    version_ref,
+)
+from .engine.history import ChangeHistory, HistoryError, RecordResult
+from .engine.revert import RevertError, plan_version
+
+if TYPE_CHECKING:
+    from .engine.core import Engine
+
+EXIT_OK, EXIT_RUNTIME, EXIT_USAGE = 0, 1, 2
+
+
+def add_modes(exclusive: Any) -> None:
+    """The three modes, in the caller's mutually exclusive mode group."""
+    exclusive.add_argument(
+        "--changes",
+        action="store_true",
+        help="what changed in the memories (with --since DATE or --since last-review)",
+    )
+    exclusive.add_argument(
+        "--mark-reviewed",
+        nargs="?",
+        const="now",
+        default=None,
+        metavar="UNTIL",
+        help="mark changes reviewed up to UNTIL (YYYY-MM-DD[THH:MM], a change id, default now)",
+    )
+    exclusive.add_argument(
+        "--revert",
+        metavar="PATH",
+        help="restore the memory at PATH to the version --to names (--dry-run: list only)",
+    )
+
+
+def add_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("change history (with --revert)")
+    group.add_argument(
+        "--to",
+        metavar="VERSION",
+        help="a change id from --changes: 12 (what change 12 wrote) or 12^ (what it replaced)",
+    )
+
+
+def mode(args: argparse.Namespace) -> str | None:
+    if getattr(args, "changes", False):
+        return "changes"
+    if getattr(args, "mark_reviewed", None) is not None:
+        return "mark-reviewed"
+    if getattr(args, "revert", None) is not None:
+        return "revert"
+    return None
+
+
+def check_flags(args: argparse.Namespace, error: type[Exception]) -> None:
+    """Usage errors: flags that belong to another mode."""
+    chosen = mode(args)
+    if args.to is not None and chosen != "revert":
+        raise error("--to goes with --revert PATH")
+    if chosen == "revert" and args.to is None:
+        raise error("--revert PATH needs --to VERSION (a change id from --changes)")
+    if args.since is not None and chosen not in (None, "changes"):
+        raise error(f"--since does not apply to --{chosen}")
+
+
+def open_history(engine: Engine) -> tuple[ChangeHistory, RecordResult, bool]:
+    """Attach the workspace's history and record what changed since it last looked."""
+    history = ChangeHistory.for_workspace(engine.root)
+    if history.notice:
+        _info(f"notice: {history.notice}")
+    engine.attach_history(history)
+    first = not history.has_baseline
+    recorded = engine.sync_history()
+    history.prune()
+    return history, recorded, first
+
+
+def run(engine: Engine, args: argparse.Namespace, error: type[Exception]) -> int:
+    """Run the chosen mode on an opened engine; returns the exit code."""
+    try:
+        history, _recorded, first = open_history(engine)
+        chosen = mode(args)
+        if chosen == "changes":
+            return _changes(engine, history, args, first, error)
+        if chosen == "mark-reviewed":
+            return _mark_reviewed(history, args, error)
+        return _revert(engine, history, args, error)
+    except HistoryError as exc:
+        _info(f"reme-tui: {exc}")
+        return EXIT_RUNTIME
+
+
+def _changes(
+    engine: Engine, history: ChangeHistory, args: argparse.Namespace, first: bool, error: type
+) -> int:
+    if first:
+        _info(
+            f"first run: recorded a baseline of {engine.memory_count} memories; "
+            "changes are listed from now on"
+        )
+    try:
+        entries = select(history, args.since)
+    except ReportArgumentError as exc:
+        raise error(f"--since: {exc}") from None
+    tag_field = engine.config.tag_field
+    if args.json:
+        document = report_json(
+            history, entries, since=args.since, tag_field=tag_field, baseline_recorded=first
+        )
+        print(json.dumps(document, ensure_ascii=False))
+    elif entries:
+        print(report_text(entries))
+    else:
+        _info("no changes" + (f" since {args.since}" if args.since else ""))
+    return EXIT_OK
+
+
+def _mark_reviewed(history: ChangeHistory, args: argparse.Namespace, error: type) -> int:
+    until_text = None if args.mark_reviewed == "now" else args.mark_reviewed
+    try:
+        until = until_bound(history, until_text)
+    except ReportArgumentError as exc:
+        raise error(f"--mark-reviewed: {exc}") from None
+    marked = history.mark_reviewed_until(until)
+    left = history.unreviewed_count()
+    if args.json:
+        print(json.dumps({"marked": marked, "unreviewed": left}))
+    else:
+        print(f"marked {marked} change(s) reviewed; {left} left to review")
+    return EXIT_OK
+
+
+def _revert(engine: Engine, history: ChangeHistory, args: argparse.Namespace, error: type) -> int:
+    try:
+        version, before = version_ref(args.to)
+    except ReportArgumentError as exc:
+        raise error(f"--to: {exc}") from None
+    try:
+        plan = plan_version(history, args.revert, version, before=before)
+    except RevertError as exc:
+        raise error(str(exc)) from None
+    document: dict[str, Any] = {
+        "path": args.revert,
+        "to": args.to,
+        "plan": [{"action": s.action, "path": s.path} for s in plan.steps],
+    }
+    if not plan.steps:
+        _info(f"{args.revert} already holds version {args.to}; nothing to do")
+    if args.dry_run or not plan.steps:
+        _emit(args, document, plan.listing())
+        return EXIT_OK
+    result, _delta = engine.revert(plan)
+    document["written"] = result.written
+    document["refused"] = [{"path": p, "reason": r} for p, r in result.refused]
+    lines = [f"reverted {p} to {args.to}" for p in result.written]
+    _emit(args, document, lines)
+    for path, reason in result.refused:
+        _info(f"reme-tui: {path}: {reason}")
+    return EXIT_OK if result.ok else EXIT_RUNTIME
+
+
+def _emit(args: argparse.Namespace, document: dict[str, Any], lines: list[str]) -> None:
+    if args.json:
+        print(json.dumps(document, ensure_ascii=False))
+    elif lines:
+        print("\n".join(lines))
+
+
+def _info(message: str) -> None:
+    print(message, file=sys.stderr)
