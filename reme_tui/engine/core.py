@@ -647,7 +647,7 @@ class Engine:
             return result, Delta()
         for step in plan.steps:
             data = blobs.get(step.target) if step.target else None
-            why = carry_out(self.root, step, data)
+            why = carry_out(self.root, step, data, self._write_roots())
             if why is None:
                 result.written.append(step.path)
             else:

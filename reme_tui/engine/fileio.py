@@ -415,15 +415,19 @@ def rewrite_memory(
     return Rewrite(rel, changed, texts["old"], texts["new"], old_stamp, new_stamp)
 
 
-def replace_memory(root: Path, rel: str, data: bytes, *, expected: FileStamp) -> FileStamp:
+def replace_memory(
+    root: Path, rel: str, data: bytes, *, expected: FileStamp, roots: Roots = MEMORY_ROOTS
+) -> FileStamp:
     """Replace an existing memory's bytes (a revert) through the same checks as
     ``rewrite_memory``; ConflictError unless it still matches ``expected``."""
-    return _rewrite(root, rel, lambda _old: data, expected)[2]
+    return _rewrite(root, rel, lambda _old: data, expected, roots)[2]
 
 
-def read_memory_bytes(root: Path, rel: str) -> tuple[bytes, FileStamp] | None:
+def read_memory_bytes(
+    root: Path, rel: str, roots: Roots = MEMORY_ROOTS
+) -> tuple[bytes, FileStamp] | None:
     """A memory's bytes and stamp through the containment check; None when absent."""
-    path = resolve_memory(root, rel)
+    path = resolve_memory(root, rel, roots)
     try:
         data, stamp, _st = _read_bytes_with_stamp(path, str(Path(root).resolve()))
     except FileNotFoundError:
@@ -433,16 +437,18 @@ def read_memory_bytes(root: Path, rel: str) -> tuple[bytes, FileStamp] | None:
     return data, stamp
 
 
-def create_memory(root: Path, rel: str, data: bytes, *, mode: int = 0o644) -> FileStamp:
+def create_memory(
+    root: Path, rel: str, data: bytes, *, mode: int = 0o644, roots: Roots = MEMORY_ROOTS
+) -> FileStamp:
     """Create a memory that must not exist (a revert restoring a deleted one).
 
     The finished, fsynced temp file is hard-linked to the name, which fails with
     FileExistsError when anything appeared there meanwhile; nothing is overwritten.
     """
-    path = resolve_memory(root, rel)
+    path = resolve_memory(root, rel, roots)
     directory = path.parent
     directory.mkdir(parents=True, exist_ok=True)
-    resolve_memory(root, rel)  # the folders just made are inside the workspace too
+    resolve_memory(root, rel, roots)  # the folders just made are inside the workspace too
     fd, temp = _temp_in(directory, path.name)
     try:
         try:
@@ -460,10 +466,12 @@ def create_memory(root: Path, rel: str, data: bytes, *, mode: int = 0o644) -> Fi
     return FileStamp(st.st_mtime_ns, len(data), hashlib.sha256(data).hexdigest())
 
 
-def remove_memory(root: Path, rel: str, *, expected: FileStamp) -> None:
+def remove_memory(
+    root: Path, rel: str, *, expected: FileStamp, roots: Roots = MEMORY_ROOTS
+) -> None:
     """Delete a memory (a revert undoing its creation) only while it matches ``expected``."""
-    path = resolve_memory(root, rel)
-    current = read_memory_bytes(root, rel)
+    path = resolve_memory(root, rel, roots)
+    current = read_memory_bytes(root, rel, roots)
     if current is None:
         raise ConflictError(f"{rel} was deleted since it was read", None)
     if not expected.matches(current[1]):

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .fileio import (
+    MEMORY_ROOTS,
     ConflictError,
+    Roots,
     create_memory,
     read_memory_bytes,
     remove_memory,
@@ -134,7 +136,9 @@ def load_targets(history: ChangeHistory, steps: Iterable[RevertStep]) -> dict[st
     return out
 
 
-def carry_out(root: Path, step: RevertStep, data: bytes | None) -> str | None:
+def carry_out(
+    root: Path, step: RevertStep, data: bytes | None, roots: Roots = MEMORY_ROOTS
+) -> str | None:
     """Do one step through the engine's write path (engine/fileio.py); returns why it
     was refused (None when done).
 
@@ -143,7 +147,7 @@ def carry_out(root: Path, step: RevertStep, data: bytes | None) -> str | None:
     check and the write is refused too. A restore never overwrites anything.
     """
     try:
-        found = read_memory_bytes(root, step.path)
+        found = read_memory_bytes(root, step.path, roots)
     except EditError as error:
         return str(error)
     except OSError as error:
@@ -153,11 +157,11 @@ def carry_out(root: Path, step: RevertStep, data: bytes | None) -> str | None:
         return "changed since the diff was shown; not reverted"
     try:
         if step.target is None and stamp is not None:
-            remove_memory(root, step.path, expected=stamp)
+            remove_memory(root, step.path, expected=stamp, roots=roots)
         elif stamp is None:
-            create_memory(root, step.path, data or b"")
+            create_memory(root, step.path, data or b"", roots=roots)
         else:
-            replace_memory(root, step.path, data or b"", expected=stamp)
+            replace_memory(root, step.path, data or b"", expected=stamp, roots=roots)
     except ConflictError:
         return "changed while being reverted; not reverted"
     except FileExistsError:

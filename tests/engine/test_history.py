@@ -412,3 +412,17 @@ def test_revert_refuses_a_read_only_memory(ws: Path, data: Path) -> None:
     result, _ = engine.revert(plan_undo(engine.history.entries()))
     assert result.refused and "read-only" in result.refused[0][1]
     assert (ws / A).read_text() == memory("agent\n")
+
+
+def test_revert_follows_the_engines_memory_folders(tmp_path: Path, data: Path) -> None:
+    from reme_tui.engine.core import EngineConfig
+
+    rel = "notes/x.md"  # a memory only with --all-markdown
+    ws = write_workspace(tmp_path / "all", {rel: "first\n"})
+    engine = Engine.open(ws, EngineConfig(all_markdown=True))
+    engine.attach_history(ChangeHistory.for_workspace(ws, data))
+    engine.sync_history()
+    (ws / rel).unlink()
+    engine.apply([rel])
+    result, _ = engine.revert(plan_undo(engine.history.entries()))
+    assert result.ok and (ws / rel).read_text() == "first\n"
