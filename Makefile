@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 WORKSPACE ?= sample_workspace
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup run test lint bench test-mistletoe clean
 
 setup: $(STAMP)
 
@@ -24,6 +24,19 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+
+# Chunking and conformance under each mistletoe release pyproject.toml allows (each one
+# installed alone into a scratch directory that shadows the venv's copy).
+MISTLETOE_VERSIONS ?= 1.3.0 1.4.0 1.5.0 1.5.1 1.6.0
+test-mistletoe: $(STAMP)
+	@set -e; for v in $(MISTLETOE_VERSIONS); do \
+		dir=$$(mktemp -d); \
+		$(BIN)/python -m pip install --quiet --no-deps --target $$dir mistletoe==$$v; \
+		echo "mistletoe $$v"; \
+		PYTHONPATH=$$dir $(BIN)/python -m pytest -q -p no:cacheprovider \
+			tests/engine/test_chunking.py tests/engine/test_chunking_speedup.py tests/conformance; \
+		rm -rf $$dir; \
+	done
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run $(BENCH_ARGS)

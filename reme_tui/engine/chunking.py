@@ -63,8 +63,6 @@ from reme_tui.engine.frontmatter.split import normalize_newlines  # noqa: E402
 from reme_tui.engine.links import wikilink_byte_spans  # noqa: E402
 from reme_tui.engine.records import Chunk  # noqa: E402
 
-mistletoe_speedup.install()
-
 __all__ = [
     "CHUNK_BYTE_LIMIT",
     "MAX_AST_SECTIONS",
@@ -258,7 +256,7 @@ class _Node:
 
 
 def _chunk_markdown(body: str, offset: int) -> list[_Draft]:
-    with _MISTLETOE_LOCK, MarkdownRenderer() as renderer:
+    with _MISTLETOE_LOCK, mistletoe_speedup.fast_scanners(), MarkdownRenderer() as renderer:
         root = _build_tree(Document(body), renderer.render, offset)
         return _TreeChunker(renderer.render).subtree(root, ())
 

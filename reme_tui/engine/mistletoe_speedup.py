@@ -1,4 +1,4 @@
-"""Exact, faster inline scanning for mistletoe 1.6.0 (pinned in pyproject.toml).
+"""Exact, faster inline scanning for mistletoe 1.6.0, used only inside the chunker's calls.
 
 ReMe renders every chunk through mistletoe, so reme-tui must too (chunk text and line
 ranges depend on it). Profiling a cold open showed ~40% of all indexing time inside
@@ -13,22 +13,34 @@ original loop, so the matches produced are identical.
 contain (an inline code span needs a backtick, an escape a backslash, ...), which cannot
 change the result either. Together they cut chunking time by about half on typical memories.
 tests/engine/test_chunking_speedup.py checks both against the originals on random Markdown.
+
+Scope: mistletoe looks both functions up as module attributes at call time, so
+``fast_scanners()`` swaps them in for the duration of one ``with`` block and puts the
+originals back after; the chunker wraps its parse and render in it, under its mistletoe
+lock. Nothing else in the process sees them. The replacement copies mistletoe 1.6.0's own
+loop (and writes its private ``core_tokens._code_matches`` as that loop does), so on any
+other mistletoe version ``fast_scanners()`` changes nothing: mistletoe's own scanner runs,
+slower but never wrong.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from reme_tui.engine.mistletoe_import import preload_core_tokens
 
 preload_core_tokens()  # before mistletoe's package runs its slow punctuation scan
 
+import mistletoe  # noqa: E402
 from mistletoe import core_tokens, span_token, span_tokenizer  # noqa: E402
 
+# The versions whose scanner this module reproduces (tests/engine/test_chunking_speedup.py).
+SUPPORTED_VERSIONS = frozenset({"1.6.0"})
+
 _ACTIVE = re.compile(r"[\\*_\[\]!]")
-_original = core_tokens.find_core_tokens
-_original_find_tokens = span_tokenizer.find_tokens
 
 # A literal each pattern cannot match without (see mistletoe/span_token.py).
 _REQUIRED_LITERAL: dict[type, str] = {
@@ -117,13 +129,25 @@ def find_core_tokens(string: str, root: Any) -> list[Any]:
     return matches
 
 
-def install() -> None:
-    """Swap the fast scanners in (idempotent)."""
+def is_supported() -> bool:
+    """Whether the installed mistletoe is one this module reproduces exactly."""
+    return getattr(mistletoe, "__version__", None) in SUPPORTED_VERSIONS
+
+
+@contextmanager
+def fast_scanners() -> Iterator[bool]:
+    """Use the fast scanners for the mistletoe calls inside the block; yields whether it did.
+
+    Not thread-safe by itself: mistletoe's state is module-global, so callers serialize
+    (the chunker holds its mistletoe lock).
+    """
+    if not is_supported():
+        yield False
+        return
+    saved = core_tokens.find_core_tokens, span_tokenizer.find_tokens
     core_tokens.find_core_tokens = find_core_tokens
     span_tokenizer.find_tokens = find_tokens
-
-
-def uninstall() -> None:
-    """Put mistletoe's own scanners back (for differential tests)."""
-    core_tokens.find_core_tokens = _original
-    span_tokenizer.find_tokens = _original_find_tokens
+    try:
+        yield True
+    finally:
+        core_tokens.find_core_tokens, span_tokenizer.find_tokens = saved

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import mistletoe
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mistletoe import core_tokens, span_tokenizer
 
-from reme_tui.engine import mistletoe_speedup
+from reme_tui.engine import chunking, mistletoe_speedup
 from reme_tui.engine.chunking import chunk_body
 
 PIECES = [
@@ -61,11 +63,10 @@ markdown = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
 
 @contextmanager
 def original_scanner() -> Iterator[None]:
-    mistletoe_speedup.uninstall()
-    try:
+    """Chunk as on a mistletoe version the speed-up does not know: mistletoe's own scanner."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mistletoe, "__version__", "0.0-unknown")
         yield
-    finally:
-        mistletoe_speedup.install()
 
 
 def chunks(text: str) -> list[tuple[int, int, str]]:
@@ -81,6 +82,35 @@ def test_chunks_are_identical_with_and_without_the_speedup(text: str) -> None:
     assert fast == slow
 
 
-def test_speedup_is_installed() -> None:
-    assert core_tokens.find_core_tokens is mistletoe_speedup.find_core_tokens
-    assert span_tokenizer.find_tokens is mistletoe_speedup.find_tokens
+def _scanners_seen_while_chunking(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    seen: list[object] = []
+    render = chunking.MarkdownRenderer.render
+
+    def spy(self: object, token: object) -> str:
+        seen.append(core_tokens.find_core_tokens)
+        seen.append(span_tokenizer.find_tokens)
+        return render(self, token)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(chunking.MarkdownRenderer, "render", spy)
+    chunk_body("x.md", "# Title\n\nSome *text* with `code` and [a](b).\n", 1)
+    return seen
+
+
+@pytest.mark.skipif(
+    not mistletoe_speedup.is_supported(), reason="this mistletoe uses its own scanner"
+)
+def test_speedup_is_used_only_inside_the_chunkers_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    originals = (core_tokens.find_core_tokens, span_tokenizer.find_tokens)
+    assert mistletoe_speedup.find_core_tokens not in originals
+    seen = _scanners_seen_while_chunking(monkeypatch)
+    assert seen and set(seen) == {mistletoe_speedup.find_core_tokens, mistletoe_speedup.find_tokens}
+    assert (core_tokens.find_core_tokens, span_tokenizer.find_tokens) == originals
+
+
+def test_other_mistletoe_versions_keep_mistletoes_own_scanner(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    originals = {core_tokens.find_core_tokens, span_tokenizer.find_tokens}
+    monkeypatch.setattr(mistletoe, "__version__", "1.7.0")
+    assert not mistletoe_speedup.is_supported()
+    assert set(_scanners_seen_while_chunking(monkeypatch)) == originals
