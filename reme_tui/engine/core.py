@@ -29,7 +29,7 @@ from .history import ChangeHistory, HistoryError, Observed, RecordResult
 from .journal import Journal
 from .keyword import KeywordIndex
 from .links import LinkGraph
-from .loader import load_all
+from .loader import load_all, worker_setting_problem
 from .merge import MergePlan, MergeResult, UndoResult
 from .merge import apply_merge as merge_files
 from .merge import resume_merge as resume_files
@@ -167,6 +167,8 @@ class Engine:
         self._dated: list[tuple[str, str]] = []  # sorted (date, path)
         self._undated: set[str] = set()
         self._store: IndexStore | None = None
+        # Why the last save failed (None after a good one): shown by the CLI and the app.
+        self.save_error: str | None = None
         self._stat_only_changes = False
         self._filter_cache: dict[Filters, _FilterResult] = {}
         self._frontmatter_keys: frozenset[str] | None = None
@@ -229,7 +231,11 @@ class Engine:
         notice: Callable[[str], None] | None = None,
     ) -> None:
         """Index every memory: from the saved index plus what changed since, when there is
-        a usable one, else from scratch. Safe to call again (acts as a full refresh)."""
+        a usable one, else from scratch. Safe to call again (acts as a full refresh).
+        ``notice`` hears what the user should know but that does not stop the build."""
+        problem = worker_setting_problem()
+        if notice is not None and problem is not None:
+            notice(problem)
         if self._store is not None:
             try:
                 snapshot = self._store.load(self._config_key())
@@ -239,13 +245,20 @@ class Engine:
             else:
                 try:
                     self._warm_start(snapshot, progress)
-                    return
                 except StoreInvalid as invalid:
                     if notice is not None:
                         notice(f"{invalid}; rebuilding the index")
+                else:
+                    self._report_save(notice)
+                    return
         self._cold_build(progress, cancel)
         if self.is_built:
             self.save()
+            self._report_save(notice)
+
+    def _report_save(self, notice: Callable[[str], None] | None) -> None:
+        if notice is not None and self.save_error is not None:
+            notice(self.save_error)
 
     def _config_key(self) -> str:
         cfg = self.config
@@ -268,9 +281,15 @@ class Engine:
             )
         self._stat_only_changes = False
         try:
-            return self._store.save(snapshot)
-        except OSError:
+            saved = self._store.save(snapshot)
+        except OSError as exc:
+            self.save_error = (
+                f"could not save the index to {self._store.directory}: {exc.strerror or exc}; "
+                "the next start indexes from scratch"
+            )
             return False
+        self.save_error = None
+        return saved  # False: another process holds the write lock and saves its own
 
     def _scan_all(self) -> tuple[list[FoundFile], list[Diagnostic]]:
         """Every memory on disk now, and what the scan could not follow or read."""
@@ -1021,7 +1040,11 @@ class Engine:
         allowed, info, warnings = self.allowed_paths(query.filters)
         tokens = tokenize(text)
         candidates = candidate_count(query.limit)
-        query_vec = self._semantic.encode_query(text)
+        query_vec, vector_error = self._semantic.encode_query(text)
+        if vector_error is not None:
+            warnings.append(
+                f"the vector search failed for this query ({vector_error}); keyword results only"
+            )
         with self._lock:
             if allowed is not None and not allowed:
                 keyword = []
@@ -1059,6 +1082,7 @@ class Engine:
             },
             warnings=warnings,
             query_tokens=tokens,
+            vector_error=vector_error,
         )
 
     def _hit(
@@ -1115,6 +1139,11 @@ class Engine:
         reusing the saved vectors of the same model."""
         with self._lock:
             self._semantic.attach(embedder, list(self._memories.values()))
+
+    def stop_embedding(self, timeout: float | None = None) -> bool:
+        """Stop the background embedding thread for good (True once it has ended); search
+        keeps the vectors embedded so far."""
+        return self._semantic.stop(timeout)
 
     def load_model(self, name_or_path: str, *, allow_download: bool = False) -> str | None:
         """Load and attach a model2vec model; on failure stay BM25-only and return why."""

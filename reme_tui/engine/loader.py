@@ -67,10 +67,24 @@ def worker_count(files: int) -> int:
         try:
             return max(1, int(configured))
         except ValueError:
-            pass
+            pass  # reported by worker_setting_problem; choose as if unset
     if files < PARALLEL_MIN_FILES:
         return 1
     return max(1, min(os.cpu_count() or 1, 8))
+
+
+def worker_setting_problem() -> str | None:
+    """What is wrong with ``$REME_TUI_WORKERS`` (None when it is unset or a positive number)."""
+    configured = os.environ.get(WORKERS_ENV)
+    if not configured:
+        return None
+    try:
+        value = int(configured)
+    except ValueError:
+        return f"{WORKERS_ENV}={configured!r} is not a number; choosing the worker count myself"
+    if value < 1:
+        return f"{WORKERS_ENV}={configured!r} is below 1; indexing in one process"
+    return None
 
 
 def start_pool_helpers() -> None:

@@ -130,6 +130,7 @@ class SearchResponse:
     counts: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
     query_tokens: list[str] = field(default_factory=list)
+    vector_error: str | None = None  # the model failed on this query: keyword results only
 
     @property
     def hybrid(self) -> bool:

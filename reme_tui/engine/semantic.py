@@ -114,6 +114,7 @@ class Semantic:
         self._idle = threading.Event()
         self._idle.set()
         self._thread: threading.Thread | None = None
+        self._stopping = False  # set once by stop(): the embedding thread ends for good
         self._listeners: list[ProgressCallback] = []
         self.on_complete: Callable[[], None] | None = None
         self.encoded_texts = 0  # texts sent to the model (tests and diagnostics)
@@ -199,7 +200,23 @@ class Semantic:
 
     # -- background job ------------------------------------------------------------------
 
+    def stop(self, timeout: float | None = None) -> bool:
+        """End the embedding thread after the batch in hand; True once it has ended.
+
+        What is embedded stays usable; what is pending is not embedded by this engine.
+        """
+        with self._lock:
+            self._stopping = True
+            self._wake.set()
+            thread = self._thread
+        if thread is None:
+            return True
+        thread.join(timeout)
+        return not thread.is_alive()
+
     def _ensure_thread(self) -> None:
+        if self._stopping:
+            return
         if self._thread is None or not self._thread.is_alive():
             self._thread = threading.Thread(target=self._run, name="reme-embed", daemon=True)
             self._thread.start()
@@ -207,6 +224,8 @@ class Semantic:
     def _run(self) -> None:
         while True:
             self._wake.wait()
+            if self._stopping:
+                return
             try:
                 encoded = self._drain()
                 if encoded and self.on_complete is not None:
@@ -215,6 +234,8 @@ class Semantic:
                 self._broken(exc)
                 continue
             with self._lock:
+                if self._stopping:
+                    return
                 if not self._pending:
                     self._wake.clear()
                     self._idle.set()
@@ -224,6 +245,8 @@ class Semantic:
         encoded_any = False
         while True:
             with self._lock:
+                if self._stopping:
+                    return encoded_any
                 if not self._pending or self.embedder is None or self._cache is None:
                     return encoded_any
                 generation, embedder, cache = self._generation, self.embedder, self._cache
@@ -306,15 +329,19 @@ class Semantic:
             state = "embedding" if self._pending else "ready"
             return SemanticStatus(state, self.model_name, done, total)
 
-    def encode_query(self, text: str) -> np.ndarray | None:
-        """The query vector (outside the lock: encoding is thread-safe), None when off."""
+    def encode_query(self, text: str) -> tuple[np.ndarray | None, str | None]:
+        """(query vector, why the model failed on it); both None when semantic search is off.
+
+        Encoding runs outside the lock (it is thread-safe). A model that raises leaves the
+        keyword branch to answer alone, and the caller says so.
+        """
         embedder = self.embedder
         if embedder is None:
-            return None
+            return None, None
         try:
-            return embedder.encode([text])[0]
-        except Exception:  # a broken model: the keyword branch still answers
-            return None
+            return embedder.encode([text])[0], None
+        except Exception as exc:  # any failure of a third-party model: reported, not raised
+            return None, f"{type(exc).__name__}: {exc}"
 
     def top_k(
         self, query_vec: np.ndarray | None, k: int, allowed: Collection[str] | None

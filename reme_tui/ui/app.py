@@ -54,13 +54,14 @@ from reme_tui.ui.screens.main import MainScreen
 from reme_tui.ui.semantic_progress import start_semantic
 from reme_tui.ui.themes import BUNDLED_THEMES_DIR, load_themes
 from reme_tui.ui.widgets.tag_sidebar import TagSidebar
+from reme_tui.ui.worker_failures import ShowsWorkerFailures
 
 _LINE_EDITORS = {"vi", "vim", "nvim", "nano", "emacs", "micro", "hx", "kak", "helix", "joe"}
 
 Clock = Callable[[], dt.datetime]
 
 
-class RemeApp(App[None]):
+class RemeApp(ShowsWorkerFailures, App[None]):
     """A terminal browser for one ReMe memory workspace."""
 
     CSS_PATH = "reme.tcss"
@@ -108,8 +109,10 @@ class RemeApp(App[None]):
         self.requested_theme = theme or settings.theme
         for binding_id in unknown_keymap_ids(settings.keymap):
             self.startup_notes.append(
-                (f"Config: [keymap] {binding_id!r} is not a key binding id (see ? for them)",
-                 "warning")
+                (
+                    f"Config: [keymap] {binding_id!r} is not a key binding id (see ? for them)",
+                    "warning",
+                )
             )
         if settings.keymap:
             self.set_keymap(settings.keymap)
@@ -145,6 +148,7 @@ class RemeApp(App[None]):
     def on_unmount(self) -> None:
         self.build_cancel.set()
         self.watch_stop.set()
+        self.engine.stop_embedding(timeout=2.0)
 
     def _apply_theme(self, name: str) -> None:
         if name in self.available_themes:
@@ -169,21 +173,23 @@ class RemeApp(App[None]):
 
     # -- workers ------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="index", name="index")
+    @work(thread=True, exclusive=True, group="index", name="index", exit_on_error=False)
     def build_index(self) -> None:
         """The first full scan, in a thread; the screen paints before it finishes."""
         screen = self.main_screen
         started = time.perf_counter()
+        notices: list[str] = []  # a saved index rebuilt or not saved: told, not fatal
         try:
             self.engine.build(
                 progress=lambda done, total: screen.post_message(IndexProgress(done, total)),
                 cancel=self.build_cancel,
+                notice=notices.append,
             )
         except (OSError, WorkspaceError) as error:
             screen.post_message(IndexBuilt(time.perf_counter() - started, error=str(error)))
             return
         if not self.build_cancel.is_set():
-            screen.post_message(IndexBuilt(time.perf_counter() - started))
+            screen.post_message(IndexBuilt(time.perf_counter() - started, notices=notices))
             self.record_history_at_start()
 
     def record_history_at_start(self) -> None:
@@ -200,13 +206,13 @@ class RemeApp(App[None]):
             return
         self.count_history()
 
-    @work(thread=True, exclusive=True, group="model", name="model")
+    @work(thread=True, exclusive=True, group="model", name="model", exit_on_error=False)
     def load_model(self) -> None:
         """Load the embedding model (semantic search) while the index builds."""
         index, post = self.settings.index, self.main_screen.post_message
         start_semantic(self.engine, index.model, index.allow_download, post)
 
-    @work(exclusive=True, group="watcher", name="watcher")
+    @work(exclusive=True, group="watcher", name="watcher", exit_on_error=False)
     async def watch_workspace(self) -> None:
         """Live updates: apply each batch of file changes and tell the screen."""
         pending: list[str] = []
@@ -253,7 +259,13 @@ class RemeApp(App[None]):
             if isinstance(screen, ChangesScreen):
                 screen.post_message(HistoryChanged())
 
-    @work(thread=True, exclusive=True, group="history-count", name="history-count")
+    @work(
+        thread=True,
+        exclusive=True,
+        group="history-count",
+        name="history-count",
+        exit_on_error=False,
+    )
     def count_history(self) -> None:
         history = self.engine.history
         if history is None:

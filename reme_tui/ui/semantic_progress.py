@@ -8,6 +8,7 @@ and the status bar.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from textual.message import Message
@@ -16,14 +17,13 @@ from reme_tui.engine.core import Engine
 from reme_tui.engine.semantic import SemanticStatus
 
 
+@dataclass
 class SemanticChanged(Message):
     """The model loaded or failed, or the embedding job advanced. Only the latest matters,
     except a failure, which must be shown."""
 
-    def __init__(self, status: SemanticStatus, *, loaded: bool = False) -> None:
-        super().__init__()
-        self.status = status
-        self.loaded = loaded
+    status: SemanticStatus
+    loaded: bool = False
 
     def can_replace(self, message: Message) -> bool:
         return isinstance(message, SemanticChanged) and not message.loaded
@@ -44,8 +44,11 @@ def start_semantic(
     post(SemanticChanged(engine.semantic_status(), loaded=True))
 
 
-def mode_label(status: SemanticStatus) -> tuple[str, str]:
-    """(search bar label, tooltip) for how search ranks right now."""
+def mode_label(status: SemanticStatus, *, vector_error: str | None = None) -> tuple[str, str]:
+    """(search bar label, tooltip) for how search ranks right now; ``vector_error`` is why
+    the model failed on the last query (that search fell back to keywords)."""
+    if vector_error is not None and status.state != "off":
+        return "BM25 only", f"the vector search failed for this query: {vector_error}"
     if status.state == "off":
         return "BM25", "keyword search (BM25); set a model for hybrid search"
     if status.state == "failed":

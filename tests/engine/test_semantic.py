@@ -382,3 +382,42 @@ def test_similar_skips_linked_memories(workspace: Path, model_dirs: tuple[Path, 
     assert "digest/weather.md" not in {s.path for s in linked}  # it links to bread.md
     assert "daily/2026-03-04/bread.md" not in {s.path for s in linked}
     assert Engine.open(workspace).similar("daily/2026-03-01/kitten.md") == []
+
+
+def test_a_model_failing_on_the_query_is_reported(
+    workspace: Path, model_dirs: tuple[Path, Path]
+) -> None:
+    class FailsOnQueries(CountingEmbedder):
+        def encode(self, texts: Sequence[str]) -> np.ndarray:
+            if list(texts) == ["kitten"]:
+                raise RuntimeError("query boom")
+            return super().encode(texts)
+
+    engine = ready_engine(workspace, FailsOnQueries(load_model(str(model_dirs[0]))))
+    response = engine.search(SearchQuery("kitten"))
+    assert response.hits and not response.hybrid and response.counts["vector"] == 0
+    assert response.vector_error == "RuntimeError: query boom"
+    assert any("vector search failed" in w and "query boom" in w for w in response.warnings)
+    assert engine.search(SearchQuery("melody")).vector_error is None
+
+
+def test_the_embedding_thread_can_be_stopped(
+    workspace: Path, model_dirs: tuple[Path, Path]
+) -> None:
+    started, release = threading.Event(), threading.Event()
+
+    class Slow(CountingEmbedder):
+        def encode(self, texts: Sequence[str]) -> np.ndarray:
+            started.set()
+            release.wait(10)
+            return super().encode(texts)
+
+    engine = Engine.open(workspace)
+    engine.attach_model(Slow(load_model(str(model_dirs[0]))))
+    assert started.wait(10)
+    assert not engine.stop_embedding(timeout=0)  # still inside the batch in hand
+    release.set()
+    assert engine.stop_embedding(timeout=10)
+    engine.attach_model(Slow(load_model(str(model_dirs[0]))))  # stopped for good
+    assert engine.semantic_status().state == "embedding"
+    assert engine.search(SearchQuery("kitten")).hits

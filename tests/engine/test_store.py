@@ -247,3 +247,38 @@ def test_index_is_saved_when_the_cache_home_does_not_exist_yet(
     write_workspace(tmp_path / "ws", FILES)
     open_with_store(tmp_path / "ws")
     assert IndexStore(tmp_path / "ws").path.is_file()
+
+
+def test_a_failed_save_is_reported_not_swallowed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "ws" / "daily").mkdir(parents=True)
+    (tmp_path / "ws" / "daily" / "2026-01-01.md").write_text("budget\n", encoding="utf-8")
+    store = IndexStore(tmp_path / "ws", cache_dir=tmp_path / "cache")
+
+    def disk_full(_snapshot: object) -> bool:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(store, "save", disk_full)
+    engine = Engine.create(tmp_path / "ws")
+    engine.attach_store(store)
+    notices: list[str] = []
+    engine.build(notice=notices.append)
+    assert engine.save_error is not None and "No space left on device" in engine.save_error
+    assert notices == [engine.save_error]
+    monkeypatch.undo()
+    assert engine.save() and engine.save_error is None
+
+
+def test_a_bad_worker_setting_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "daily").mkdir()
+    (tmp_path / "daily" / "2026-01-01.md").write_text("budget\n", encoding="utf-8")
+    notices: list[str] = []
+    monkeypatch.setenv("REME_TUI_WORKERS", "many")
+    Engine.create(tmp_path).build(notice=notices.append)
+    monkeypatch.setenv("REME_TUI_WORKERS", "0")
+    Engine.create(tmp_path).build(notice=notices.append)
+    monkeypatch.setenv("REME_TUI_WORKERS", "2")
+    Engine.create(tmp_path).build(notice=notices.append)
+    assert len(notices) == 2
+    assert "'many' is not a number" in notices[0] and "below 1" in notices[1]

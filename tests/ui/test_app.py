@@ -620,3 +620,23 @@ async def test_mouse_scroll_and_click_on_results(app_factory: AppFactory) -> Non
         await settle(pilot)
         assert result_list.highlighted == 1
         assert app.main_screen.query_one(Preview).path == rows_of(app.main_screen)[1]
+
+
+async def test_a_failing_worker_is_shown_and_the_app_keeps_running(
+    app_factory: AppFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+
+        def broken(_state: object) -> None:
+            raise RuntimeError("search exploded")
+
+        monkeypatch.setattr(app.main_screen, "compute", broken)
+        await type_query(pilot, "budget")
+
+        def shown() -> bool:
+            return any("RuntimeError: search exploded" in n.message for n in app._notifications)
+
+        await wait_for(pilot, shown, timeout=60)  # not settle(): it re-raises worker failures
+        assert app.is_running and isinstance(app.screen, MainScreen)

@@ -6,9 +6,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reme_tui.engine.dates import date_or_none
+from reme_tui.engine.semantic import SemanticStatus
 from reme_tui.ui.history import History, Visit
 from reme_tui.ui.query import SearchState, parse_query
 from reme_tui.ui.rows import snippet, term_pattern
+from reme_tui.ui.semantic_progress import mode_label
 from reme_tui.ui.widgets.match_chart import bucket_counts
 from reme_tui.ui.wikilinks import linkify, parse_wiki_href
 
@@ -146,3 +148,11 @@ def test_reme_filter_tokens_in_the_query() -> None:
     assert parse_query("-type:x ", meta_keys={"type"}).errors == [
         "only tags can be excluded, not type:"
     ]
+
+
+def test_the_mode_label_says_when_the_vector_search_failed_on_a_query() -> None:
+    ready = SemanticStatus("ready", "potion", 5, 5)
+    assert mode_label(ready)[0] == "hybrid"
+    label, tooltip = mode_label(ready, vector_error="RuntimeError: boom")
+    assert label == "BM25 only" and "RuntimeError: boom" in tooltip
+    assert mode_label(SemanticStatus("off", None, 0, 0), vector_error=None)[0] == "BM25"

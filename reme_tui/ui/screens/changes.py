@@ -9,6 +9,7 @@ through ``Engine.revert`` (the engine's write path) after a dry-run listing.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -32,6 +33,7 @@ from reme_tui.engine.history import (
     tag_churn,
 )
 from reme_tui.engine.revert import RevertError, RevertPlan, plan_undo, plan_version
+from reme_tui.ui.worker_failures import ShowsWorkerFailures
 
 if TYPE_CHECKING:
     from reme_tui.ui.app import RemeApp
@@ -54,21 +56,23 @@ PAGE = 200
 _MAX_DIFF_LINES = 2000
 
 
+@dataclass
 class TimelineLoaded(Message):
-    def __init__(self, entries: list[ChangeEntry], stats: HistoryStats, matching: int) -> None:
-        super().__init__()
-        self.entries = entries
-        self.groups = bursts(entries)
-        self.stats = stats
-        self.matching = matching
+    entries: list[ChangeEntry]
+    stats: HistoryStats
+    matching: int
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.groups = bursts(self.entries)
 
 
+@dataclass
 class DiffLoaded(Message):
-    def __init__(self, diff: ChangeDiff) -> None:
-        super().__init__()
-        self.diff = diff
+    diff: ChangeDiff
 
 
+@dataclass
 class HistoryChanged(Message):
     """The history recorded something new (live updates, reviews, reverts)."""
 
@@ -199,7 +203,7 @@ def churn_view(entries: list[ChangeEntry]) -> Text:
     return text
 
 
-class RevertConfirmScreen(ModalScreen[bool]):
+class RevertConfirmScreen(ShowsWorkerFailures, ModalScreen[bool]):
     """The dry run of a revert: every file it will write, restore or remove."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -230,7 +234,7 @@ class RevertConfirmScreen(ModalScreen[bool]):
         self.dismiss(False)
 
 
-class ChangesScreen(Screen[None]):
+class ChangesScreen(ShowsWorkerFailures, Screen[None]):
     """The timeline on the left, the selected change's diff on the right."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -290,7 +294,7 @@ class ChangesScreen(Screen[None]):
 
     # -- loading -------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="changes-load")
+    @work(thread=True, exclusive=True, group="changes-load", exit_on_error=False)
     def load(self, more: bool = False) -> None:
         """The newest page of entries passing the filters (``more``: the next page too);
         a reload keeps as many entries as are shown."""
@@ -388,7 +392,7 @@ class ChangesScreen(Screen[None]):
                 )
             )
 
-    @work(thread=True, exclusive=True, group="changes-diff")
+    @work(thread=True, exclusive=True, group="changes-diff", exit_on_error=False)
     def load_diff(self, entry: ChangeEntry) -> None:
         history = self.reme.engine.history
         if history is None:
@@ -444,7 +448,7 @@ class ChangesScreen(Screen[None]):
     def action_mark_all(self) -> None:
         self._mark(None)
 
-    @work(thread=True, exclusive=True, group="changes-mark")
+    @work(thread=True, exclusive=True, group="changes-mark", exit_on_error=False)
     def _mark(self, ids: list[int] | None) -> None:
         history = self.reme.engine.history
         if history is None:
@@ -495,7 +499,7 @@ class ChangesScreen(Screen[None]):
 
         self.app.push_screen(RevertConfirmScreen(plan), chosen)
 
-    @work(thread=True, exclusive=True, group="changes-revert")
+    @work(thread=True, exclusive=True, group="changes-revert", exit_on_error=False)
     def run_revert(self, plan: RevertPlan) -> None:
         result, delta = self.reme.engine.revert(plan)
         self.app.call_from_thread(self.reme.publish, delta)
@@ -510,7 +514,7 @@ class ChangesScreen(Screen[None]):
 
     # -- tag churn and closing -----------------------------------------------
 
-    @work(thread=True, exclusive=True, group="changes-churn")
+    @work(thread=True, exclusive=True, group="changes-churn", exit_on_error=False)
     def action_churn(self) -> None:
         """Tag churn over every entry passing the filters (not only the loaded pages)."""
         history = self.reme.engine.history

@@ -8,6 +8,7 @@ Engine work (detection, planning, writing) runs in thread workers; writes go thr
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -19,6 +20,7 @@ from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static
+from textual.worker import Worker, WorkerState
 
 from reme_tui.engine.dupes import DupeCluster
 from reme_tui.engine.frontmatter import EditError
@@ -31,6 +33,7 @@ from reme_tui.engine.merge import (
     UndoResult,
     plan_merge,
 )
+from reme_tui.ui.worker_failures import ShowsWorkerFailures
 
 if TYPE_CHECKING:
     from reme_tui.ui.app import RemeApp
@@ -39,16 +42,44 @@ SAMPLES_PER_MEMBER = 3
 _CONFIDENCE_STYLE = {"high": "bold green", "medium": "yellow", "low": "dim"}
 
 
+@dataclass
 class ClustersReady(Message):
     """Detection finished: clusters and up to three sample memories per member tag."""
 
-    def __init__(self, clusters: list[DupeCluster], samples: dict[str, list[str]]) -> None:
-        super().__init__()
-        self.clusters = clusters
-        self.samples = samples
+    clusters: list[DupeCluster]
+    samples: dict[str, list[str]]
 
 
-class MergeConfirmScreen(ModalScreen[bool]):
+@dataclass
+class MergePlanned(Message):
+    """The dry run of a merge is ready to be confirmed."""
+
+    plan: MergePlan
+
+
+@dataclass
+class MergeWritten(Message):
+    plan: MergePlan
+    result: MergeResult
+
+
+@dataclass
+class MergeUndone(Message):
+    into: str
+    result: UndoResult
+
+
+@dataclass
+class WriteFailed(Message):
+    """Planning, writing or undoing a merge failed with ``text`` (nothing half-done)."""
+
+    text: str
+
+
+_ENDED_BADLY = (WorkerState.ERROR, WorkerState.CANCELLED)
+
+
+class MergeConfirmScreen(ShowsWorkerFailures, ModalScreen[bool]):
     """The dry-run diff of every file a merge will change; ``y`` writes, Esc cancels."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -100,7 +131,7 @@ def _diff_text(diff: str) -> Text:
     return text
 
 
-class DupesScreen(Screen[None]):
+class DupesScreen(ShowsWorkerFailures, Screen[None]):
     """Clusters, most certain first; the selected one's members, samples and target."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -147,7 +178,7 @@ class DupesScreen(Screen[None]):
 
     # -- detection ----------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="dupes")
+    @work(thread=True, exclusive=True, group="dupes", exit_on_error=False)
     def refresh_clusters(self) -> None:
         engine = self.reme.engine
         clusters = detect_duplicates(
@@ -264,20 +295,28 @@ class DupesScreen(Screen[None]):
         self.busy = True
         self.plan(list(cluster.tags), into)
 
-    @work(thread=True, exclusive=True, group="dupes-write")
+    @work(thread=True, exclusive=True, group="dupes-write", exit_on_error=False)
     def plan(self, tags: Sequence[str], into: str) -> None:
         try:
             plan = plan_merge(self.reme.engine, tags, into)
         except (MergeError, EditError, OSError) as error:
-            self.app.call_from_thread(self._fail, f"Cannot merge: {error}")
+            self.post_message(WriteFailed(f"Cannot merge: {error}"))
             return
-        self.app.call_from_thread(self._confirm, plan)
+        self.post_message(MergePlanned(plan))
 
-    def _fail(self, message: str) -> None:
+    @on(WriteFailed)
+    def _fail(self, message: WriteFailed) -> None:
         self.busy = False
-        self.notify(message, severity="error", timeout=8)
+        self.notify(message.text, severity="error", timeout=8)
 
-    def _confirm(self, plan: MergePlan) -> None:
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        super().on_worker_state_changed(event)  # shows the failure
+        if event.worker.group == "dupes-write" and event.state in _ENDED_BADLY:
+            self.busy = False
+
+    @on(MergePlanned)
+    def _confirm(self, message: MergePlanned) -> None:
+        plan = message.plan
         if not plan.changes:
             self.busy = False
             self.notify("Nothing to change: no memory carries those tags", severity="warning")
@@ -291,16 +330,18 @@ class DupesScreen(Screen[None]):
 
         self.app.push_screen(MergeConfirmScreen(plan), chosen)
 
-    @work(thread=True, exclusive=True, group="dupes-write")
+    @work(thread=True, exclusive=True, group="dupes-write", exit_on_error=False)
     def write(self, plan: MergePlan) -> None:
         try:
             result = self.reme.engine.merge(plan)
         except OSError as error:  # the journal could not be written: nothing was changed
-            self.app.call_from_thread(self._fail, f"Not merged: {error}")
+            self.post_message(WriteFailed(f"Not merged: {error}"))
             return
-        self.app.call_from_thread(self._written, plan, result)
+        self.post_message(MergeWritten(plan, result))
 
-    def _written(self, plan: MergePlan, result: MergeResult) -> None:
+    @on(MergeWritten)
+    def _written(self, message: MergeWritten) -> None:
+        plan, result = message.plan, message.result
         self.busy = False
         self.reme.publish(result.delta)  # the engine re-indexed what it wrote
         if result.written:
@@ -318,21 +359,23 @@ class DupesScreen(Screen[None]):
         self.busy = True
         self.undo()
 
-    @work(thread=True, exclusive=True, group="dupes-write")
+    @work(thread=True, exclusive=True, group="dupes-write", exit_on_error=False)
     def undo(self) -> None:
         engine = self.reme.engine
         try:
             entry = Journal(engine.root).last_undoable()
             result = None if entry is None else engine.undo_merge(entry)
         except (JournalCorrupt, OSError) as error:
-            self.app.call_from_thread(self._fail, f"Cannot undo: {error}")
+            self.post_message(WriteFailed(f"Cannot undo: {error}"))
             return
         if entry is None or result is None:
-            self.app.call_from_thread(self._fail, "No merge to undo")
+            self.post_message(WriteFailed("No merge to undo"))
             return
-        self.app.call_from_thread(self._undone, str(entry.get("into", "?")), result)
+        self.post_message(MergeUndone(str(entry.get("into", "?")), result))
 
-    def _undone(self, into: str, result: UndoResult) -> None:
+    @on(MergeUndone)
+    def _undone(self, message: MergeUndone) -> None:
+        into, result = message.into, message.result
         self.busy = False
         self.reme.publish(result.delta)
         if result.restored:

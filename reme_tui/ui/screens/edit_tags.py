@@ -10,6 +10,7 @@ update at once.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
@@ -24,6 +25,7 @@ from reme_tui.engine.frontmatter import EditError, SetTags, read_tags
 from reme_tui.engine.writes import EditResult
 from reme_tui.ui.widgets.preview import Preview
 from reme_tui.ui.widgets.tag_editor import TagEditor
+from reme_tui.ui.worker_failures import ShowsWorkerFailures
 
 if TYPE_CHECKING:
     from reme_tui.ui.app import RemeApp
@@ -31,45 +33,39 @@ if TYPE_CHECKING:
 MIN_INLINE_WIDTH = 50
 
 
+@dataclass
 class Loaded(Message):
     """The file's tags as written and the stamp of the bytes they came from."""
 
-    def __init__(self, tags: list[str], stamp: FileStamp, existing: list[tuple[str, int]]) -> None:
-        super().__init__()
-        self.tags = tags
-        self.stamp = stamp
-        self.existing = existing
+    tags: list[str]
+    stamp: FileStamp
+    existing: list[tuple[str, int]]
 
 
+@dataclass
 class Failed(Message):
     """Reading or saving failed; ``close`` when the editor cannot go on."""
 
-    def __init__(self, message: str, *, close: bool) -> None:
-        super().__init__()
-        self.message = message
-        self.close = close
+    message: str
+    close: bool
 
 
+@dataclass
 class Saved(Message):
-    def __init__(self, result: EditResult) -> None:
-        super().__init__()
-        self.result = result
+    result: EditResult
 
 
+@dataclass
 class Conflicted(Message):
     """The file changed since it was read: its tags and stamp now (None: it is gone)."""
 
-    def __init__(
-        self, message: str, tags: list[str] | None, stamp: FileStamp | None, mine: list[str]
-    ) -> None:
-        super().__init__()
-        self.message = message
-        self.tags = tags
-        self.stamp = stamp
-        self.mine = mine
+    message: str
+    tags: list[str] | None
+    stamp: FileStamp | None
+    mine: list[str]
 
 
-class TagEditorScreen(ModalScreen[EditResult | None]):
+class TagEditorScreen(ShowsWorkerFailures, ModalScreen[EditResult | None]):
     """Edit the tags of memory ``path``; dismisses with the EditResult of a save."""
 
     DEFAULT_CSS = """
@@ -147,7 +143,7 @@ class TagEditorScreen(ModalScreen[EditResult | None]):
 
     # -- reading -------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="tag-editor-io")
+    @work(thread=True, exclusive=True, group="tag-editor-io", exit_on_error=False)
     def _load(self) -> None:
         engine = self.reme.engine
         try:
@@ -194,7 +190,7 @@ class TagEditorScreen(ModalScreen[EditResult | None]):
         self.saving = True
         self._save(message.tags, self.stamp)
 
-    @work(thread=True, exclusive=True, group="tag-editor-io")
+    @work(thread=True, exclusive=True, group="tag-editor-io", exit_on_error=False)
     def _save(self, tags: list[str], stamp: FileStamp | None) -> None:
         engine = self.reme.engine
         try:

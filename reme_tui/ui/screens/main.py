@@ -24,6 +24,7 @@ from textual.widgets import Footer, Input
 from reme_tui.engine.compat import compat_counts, format_counts
 from reme_tui.engine.document import ReadFailure
 from reme_tui.engine.search import SearchError, SearchQuery
+from reme_tui.engine.tags import OrderBy
 from reme_tui.ui.focus import focus_now
 from reme_tui.ui.history import History, Visit
 from reme_tui.ui.messages import (
@@ -34,6 +35,7 @@ from reme_tui.ui.messages import (
     IndexUpdated,
     IndexUpdating,
     MetaReady,
+    NeighboursReady,
     OpenMemory,
     PreviewReady,
     ResultsReady,
@@ -57,6 +59,7 @@ from reme_tui.ui.widgets.search_bar import QueryInput, SearchBar
 from reme_tui.ui.widgets.status_bar import ChangesLabel, DiagnosticsLabel, StatusBar
 from reme_tui.ui.widgets.tag_sidebar import TagFilter, TagList, TagSidebar
 from reme_tui.ui.wikilinks import find_heading, section_lines
+from reme_tui.ui.worker_failures import ShowsWorkerFailures
 
 if TYPE_CHECKING:
     from reme_tui.ui.app import RemeApp
@@ -78,9 +81,10 @@ class Computed:
     hybrid: bool
     total: int = 0  # every match (the rows are the first page)
     chart: Chart | None = None
+    vector_error: str | None = None  # the model failed on this query: keyword results only
 
 
-class MainScreen(Screen[None]):
+class MainScreen(ShowsWorkerFailures, Screen[None]):
     """Everything a person needs to look inside the memory, on one screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -173,6 +177,8 @@ class MainScreen(Screen[None]):
             self.notify(message.error, title="Indexing failed", severity="error", timeout=10)
             return
         status.set_index_state("index ready", tooltip=f"first index took {message.seconds:.2f} s")
+        for notice in message.notices:
+            self.notify(notice, title="Saved index", severity="warning", timeout=10)
         status.set_updated(self.reme.now())
         self.refresh_meta()
         self.run_search(immediate=True)
@@ -206,11 +212,14 @@ class MainScreen(Screen[None]):
             self.refresh_neighbours(preview.path)
         self.notify(describe_delta(delta), title="Workspace changed", timeout=3)
 
-    @work(thread=True, exclusive=True, group="meta")
     def refresh_meta(self) -> None:
+        """Recount tags, memories and diagnostics in a worker (the sort order read here)."""
+        self._meta_worker(self.query_one(TagSidebar).sort_by)
+
+    @work(thread=True, exclusive=True, group="meta", exit_on_error=False)
+    def _meta_worker(self, order_by: OrderBy) -> None:
         engine = self.reme.engine
-        sidebar = self.query_one(TagSidebar)
-        tags = engine.list_tags(order_by=sidebar.sort_by)
+        tags = engine.list_tags(order_by=order_by)
         diagnostics = engine.diagnostics()
         self.post_message(MetaReady(tags, engine.memory_count, len(diagnostics)))
         counts = compat_counts(diagnostics)
@@ -287,7 +296,7 @@ class MainScreen(Screen[None]):
         self.pages += 1
         self.run_search(immediate=True)
 
-    @work(exclusive=True, group="search")
+    @work(exclusive=True, group="search", exit_on_error=False)
     async def _search_worker(
         self, state: SearchState, serial: int, delay: float, pages: int = 1
     ) -> None:
@@ -308,6 +317,7 @@ class MainScreen(Screen[None]):
                 computed.hybrid,
                 computed.total,
                 computed.chart,
+                computed.vector_error,
             )
         )
 
@@ -338,7 +348,17 @@ class MainScreen(Screen[None]):
         total = max(len(dates), len(rows))
         chart = Chart.of(dates) if len(dates) >= len(rows) else None
         warnings = list(response.warnings)
-        return Computed(rows, terms, "search", None, warnings, response.hybrid, total, chart)
+        return Computed(
+            rows,
+            terms,
+            "search",
+            None,
+            warnings,
+            response.hybrid,
+            total,
+            chart,
+            response.vector_error,
+        )
 
     @on(ResultsReady)
     def _results(self, message: ResultsReady) -> None:
@@ -348,7 +368,8 @@ class MainScreen(Screen[None]):
         bar = self.query_one(SearchBar)
         bar.set_message(message.error or "; ".join(message.warnings))
         if message.mode == "search":
-            bar.set_mode(*mode_label(self.reme.engine.semantic_status()))
+            status = self.reme.engine.semantic_status()
+            bar.set_mode(*mode_label(status, vector_error=message.vector_error))
         state = self.state
         count = f"{len(message.rows):,}"
         if message.total > len(message.rows):
@@ -449,7 +470,7 @@ class MainScreen(Screen[None]):
         self.preview_serial += 1
         self._preview_worker(path, line, end_line, keep_scroll, explain, self.preview_serial, delay)
 
-    @work(exclusive=True, group="preview")
+    @work(exclusive=True, group="preview", exit_on_error=False)
     async def _preview_worker(
         self,
         path: str,
@@ -538,7 +559,7 @@ class MainScreen(Screen[None]):
             return None
         return memory.body_start_line + span[0], memory.body_start_line + span[1] - 1
 
-    @work(thread=True, exclusive=True, group="anchor")
+    @work(thread=True, exclusive=True, group="anchor", exit_on_error=False)
     def _open_at_anchor(self, path: str, anchor: str) -> None:
         span = self._anchor_span(path, anchor)
         self.app.call_from_thread(self._anchor_found, path, anchor, span)
@@ -557,13 +578,15 @@ class MainScreen(Screen[None]):
         await self.query_one(Preview).show(message.data, keep_scroll=message.keep_scroll)
         self.query_one(NeighboursList).set_neighbours(message.neighbours, message.similar)
 
-    @work(thread=True, exclusive=True, group="neighbours")
+    @work(thread=True, exclusive=True, group="neighbours", exit_on_error=False)
     def refresh_neighbours(self, path: str) -> None:
         neighbours = self.reme.engine.neighbours(path)
         similar = self.reme.engine.similar(path)
-        self.app.call_from_thread(
-            self.query_one(NeighboursList).set_neighbours, neighbours, similar
-        )
+        self.post_message(NeighboursReady(path, neighbours, similar))
+
+    @on(NeighboursReady)
+    def _neighbours_ready(self, message: NeighboursReady) -> None:
+        self.query_one(NeighboursList).set_neighbours(message.neighbours, message.similar)
 
     # -- actions ------------------------------------------------------------
 

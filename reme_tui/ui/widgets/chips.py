@@ -3,6 +3,7 @@ path prefixes, exact paths, frontmatter metadata tests)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
@@ -20,11 +21,10 @@ class Chip(FollowsFocus, Static, can_focus=True):
         Binding("backspace,delete", "remove", "Remove tag", id="chip.remove"),
     ]
 
+    @dataclass
     class Removed(Message):
-        def __init__(self, tag: str, kind: str = "tag") -> None:
-            super().__init__()
-            self.tag = tag
-            self.kind = kind
+        tag: str
+        kind: str = "tag"
 
     def __init__(
         self, tag: str, *, excluded: bool = False, kind: str = "tag", label: str | None = None
@@ -39,8 +39,10 @@ class Chip(FollowsFocus, Static, can_focus=True):
         self.excluded = excluded
         self.kind = kind
         self.label_text = label or tag
-        what = "excluded" if excluded else {"prefix": "path prefix", "meta": "metadata"}.get(
-            kind, kind
+        what = (
+            "excluded"
+            if excluded
+            else {"prefix": "path prefix", "meta": "metadata"}.get(kind, kind)
         )
         self.tooltip = f"{what} {label or tag}: click or Backspace to remove"
 

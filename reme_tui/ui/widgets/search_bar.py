@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from textual import on
 from textual.app import ComposeResult
@@ -30,6 +30,7 @@ class DateValidator(Validator):
 class QueryInput(FollowsFocus, Input):
     """The query box; Backspace at its start removes the last tag chip."""
 
+    @dataclass
     class RemoveLastChip(Message):
         pass
 
@@ -56,11 +57,10 @@ class DateInput(FollowsFocus, Input):
 class SearchBar(Vertical):
     """Owns the SearchState; posts ``SearchBar.Changed`` whenever it changes."""
 
+    @dataclass
     class Changed(Message):
-        def __init__(self, state: SearchState, *, submitted: bool = False) -> None:
-            super().__init__()
-            self.state = state
-            self.submitted = submitted
+        state: SearchState
+        submitted: bool = False
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -25,6 +25,7 @@ PROGRESS_WIDTH = 30 + GAP
 class DiagnosticsLabel(Label):
     """Clicking the diagnostics count opens the list."""
 
+    @dataclass
     class Pressed(Message):
         pass
 
@@ -36,6 +37,7 @@ class DiagnosticsLabel(Label):
 class ChangesLabel(Label):
     """Clicking the unreviewed-changes count opens the Changes view."""
 
+    @dataclass
     class Pressed(Message):
         pass
 

@@ -13,6 +13,7 @@ near-duplicate by the existing spelling, ctrl+s saves, Escape cancels.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -74,14 +75,13 @@ class EditChip(Static, can_focus=True):
         Binding("right", "command('step', 1)", "Next", show=False),
     ]
 
+    @dataclass
     class Command(Message):
         """Ask the editor to ``command`` ("remove", "rename", "move", "step") this chip."""
 
-        def __init__(self, index: int, command: str, delta: int = 0) -> None:
-            super().__init__()
-            self.index = index
-            self.command = command
-            self.delta = delta
+        index: int
+        command: str
+        delta: int = 0
 
     def __init__(self, index: int, tag: str) -> None:
         super().__init__(f"{tag} ✕", classes="tag-edit-chip", markup=False)
@@ -100,19 +100,17 @@ class EditChip(Static, can_focus=True):
 class TagInput(Input):
     """The input: Enter hands its text over at once; Backspace/Left when empty reach the chips."""
 
+    @dataclass
     class Entered(Message):
         """Enter was pressed on ``value`` (the input is already empty again)."""
 
-        def __init__(self, value: str) -> None:
-            super().__init__()
-            self.value = value
+        value: str
 
+    @dataclass
     class Empty(Message):
         """Backspace ("remove") or Left ("select") was pressed on an empty input."""
 
-        def __init__(self, what: str) -> None:
-            super().__init__()
-            self.what = what
+        what: str
 
     async def action_submit(self) -> None:
         # Empty the input here, in key order, so keys typed right after Enter start the
@@ -207,13 +205,13 @@ class TagEditor(Vertical):
         Binding("ctrl+r", "reapply", "Re-apply my list", id="tag_editor.reapply"),
     ]
 
+    @dataclass
     class SaveRequested(Message):
         """Save ``tags`` (nothing blocks it: invalid tags were refused already)."""
 
-        def __init__(self, tags: list[str]) -> None:
-            super().__init__()
-            self.tags = tags
+        tags: list[str]
 
+    @dataclass
     class Cancelled(Message):
         """Close without saving."""
 
