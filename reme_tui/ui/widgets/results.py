@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from textual import on
@@ -130,6 +131,7 @@ class ResultsPane(Vertical):
             row = rows[index]
             self.post_message(OpenMemory(row.path, row.start_line, browsing=True))
 
+    @dataclass
     class MoreWanted(Message):
         """The cursor reached the last listed row and more matches exist."""
 
