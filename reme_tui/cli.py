@@ -8,7 +8,6 @@ to nothing).
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import math
 import os
@@ -30,6 +29,7 @@ from .engine.search import (
 )
 from .engine.store import IndexStore
 from .engine.tags import TagError, normalize_query_tags
+from .safe_text import for_json, for_terminal, for_terminal_line
 
 EXIT_OK = 0
 EXIT_RUNTIME = 1
@@ -452,7 +452,7 @@ def _follow(
 
     def emit(current: SearchResponse) -> None:
         if args.json:
-            sys.stdout.write(json.dumps(current.to_json(), ensure_ascii=False) + "\n")
+            _print_json(current.to_json(), indent=None)
         else:
             stamp = time.strftime("%H:%M:%S")
             sys.stdout.write(_paint(f"--- results at {stamp} ---", "2", color) + "\n")
@@ -500,7 +500,7 @@ def _run_list_tags(args: argparse.Namespace) -> int:
     else:
         width = max((len(str(count)) for _, count in items), default=1)
         for tag, count in items:
-            sys.stdout.write(f"{count:>{width}}  {tag}\n")
+            _out(f"{count:>{width}}  {for_terminal_line(tag)}\n")
         _info(f"{len(items)} tags over {engine.memory_count} memories")
     _mention_diagnostics(engine)
     return EXIT_OK
@@ -516,7 +516,8 @@ def _run_diagnostics(args: argparse.Namespace) -> int:
     for diag in found:
         where = f"{diag.path}:{diag.line}" if diag.line else diag.path
         severity = _paint(diag.severity, _SEVERITY_COLOR.get(diag.severity, ""), color)
-        sys.stdout.write(f"{where}: {severity}: {diag.message} [{diag.code}]\n")
+        message = for_terminal_line(diag.message)
+        sys.stdout.write(f"{for_terminal_line(where)}: {severity}: {message} [{diag.code}]\n")
     files = len({d.path for d in found})
     _info(f"{len(found)} problems in {files} files ({engine.memory_count} memories indexed)")
     return EXIT_OK
@@ -548,6 +549,14 @@ def _add_hygiene_flags(parser: argparse.ArgumentParser) -> None:
     )
     cli_reme.add_fix_mode(hygiene)
     hygiene.add_argument(
+        "--undo-merge",
+        action="store_true",
+        help="undo the newest merge with something left to undo (an interrupted one included)",
+    )
+    hygiene.add_argument(
+        "--resume-merge", action="store_true", help="finish the newest interrupted merge"
+    )
+    hygiene.add_argument(
         "--compat-report",
         action="store_true",
         help="per file, what ReMe silently drops, with a fix where one is safe",
@@ -562,6 +571,8 @@ def _hygiene_mode(args: argparse.Namespace) -> str | None:
             ("--merge-tags", args.merge_tags is not None),
             ("--compat-report", args.compat_report),
             ("--fix-tags", args.fix_tags),
+            ("--undo-merge", args.undo_merge),
+            ("--resume-merge", args.resume_merge),
         )
         if on
     ]
@@ -603,7 +614,58 @@ def _run_hygiene(parser: argparse.ArgumentParser, args: argparse.Namespace) -> i
         return _run_merge_tags(args)
     if mode == "--fix-tags":
         return cli_reme.run_fix_tags(open_engine(args), dry_run=args.dry_run, as_json=args.json)
+    if mode in ("--undo-merge", "--resume-merge"):
+        return _run_journal_mode(args, undo=mode == "--undo-merge")
     return _run_compat_report(args)
+
+
+def _run_journal_mode(args: argparse.Namespace, *, undo: bool) -> int:
+    """--undo-merge / --resume-merge: act on the newest merge journal entry with work left."""
+    from .engine.journal import Journal, JournalCorrupt
+
+    # Only the journaled files are touched: the engine is created, not built (the saved
+    # index sees their new stat at the next start and re-reads them).
+    engine = Engine.create(Path(args.workspace), EngineConfig(all_markdown=args.all_markdown))
+    journal = Journal(engine.root)
+    paths: list[str] = []
+    refused: list[tuple[str, str]] = []
+    try:
+        entry = journal.last_undoable() if undo else journal.last_pending()
+        if entry is not None and undo:
+            undone = engine.undo_merge(entry)
+            if undone is not None:
+                paths, refused = undone.restored, undone.refused
+        elif entry is not None:
+            resumed = engine.resume_merge(entry)
+            if resumed is not None:
+                paths, refused = resumed.written, resumed.refused
+    except JournalCorrupt as exc:
+        _error(f"{exc}; move it aside to reach older entries")
+        return EXIT_RUNTIME
+    except OSError as exc:
+        _error(f"merge journal: {exc.strerror or exc}")
+        return EXIT_RUNTIME
+    key = "restored" if undo else "written"
+    if args.json:
+        _print_json(
+            {
+                "journal": None if entry is None else entry.get("id"),
+                "into": None if entry is None else entry.get("into"),
+                key: paths,
+                "refused": [{"path": p, "reason": r} for p, r in refused],
+            }
+        )
+    else:
+        for path in paths:
+            _out(f"{for_terminal_line(path)}: {key}\n")
+    if entry is None:
+        _info("no merge to undo" if undo else "no interrupted merge to resume")
+        return EXIT_OK
+    what = "undid" if undo else "resumed"
+    _info(f"{what} merge {entry.get('id')} into {entry.get('into')}: {len(paths)} files {key}")
+    for path, reason in refused:
+        _error(f"{path}: {reason}")
+    return EXIT_RUNTIME if refused else EXIT_OK
 
 
 def _run_tag_dupes(args: argparse.Namespace) -> int:
@@ -625,12 +687,12 @@ def _run_tag_dupes(args: argparse.Namespace) -> int:
         return EXIT_OK
     for cluster in clusters:
         members = ", ".join(f"{m.tag} ({m.files})" for m in cluster.members)
-        sys.stdout.write(f"[{cluster.confidence}] {members}\n")
-        sys.stdout.write(f"    suggested: {cluster.suggested}   methods: ")
-        sys.stdout.write(", ".join(cluster.methods) + "\n")
+        _out(f"[{cluster.confidence}] {members}\n")
+        _out(f"    suggested: {cluster.suggested}   methods: ")
+        _out(", ".join(cluster.methods) + "\n")
         for member in cluster.members:
             if member.spellings != (member.tag,):
-                sys.stdout.write(f"    {member.tag} is written {', '.join(member.spellings)}\n")
+                _out(f"    {member.tag} is written {', '.join(member.spellings)}\n")
     tags = len(engine.list_tags())
     _info(f"{len(clusters)} clusters of near-duplicate tags among {tags} tags")
     return EXIT_OK
@@ -669,10 +731,10 @@ def _run_merge_tags(args: argparse.Namespace) -> int:
     else:
         for change in plan.changes:
             if args.dry_run:
-                sys.stdout.write(change.diff())
+                _out(change.diff())
             elif change.path in written:
                 before, after = ", ".join(change.before_tags), ", ".join(change.after_tags)
-                sys.stdout.write(f"{change.path}: [{before}] -> [{after}]\n")
+                _out(for_terminal_line(f"{change.path}: [{before}] -> [{after}]") + "\n")
     verb = "would change" if args.dry_run else "changed"
     count = len(plan.changes) if args.dry_run else len(written)
     _info(f"{verb} {count} files: {', '.join(plan.sources) or '(nothing)'} -> {plan.into}")
@@ -691,12 +753,12 @@ def _run_compat_report(args: argparse.Namespace) -> int:
         _print_json(report.to_json())
         return EXIT_OK
     for path, issues in report.by_file().items():
-        sys.stdout.write(f"{path}\n")
+        _out(f"{for_terminal_line(path)}\n")
         for issue in issues:
             where = f"{issue.line}: " if issue.line else ""
             fix = f"\n      fix: {issue.fix}" if issue.fix else ""
             safe = " (safe)" if issue.safe_fix else ""
-            sys.stdout.write(f"  {where}{issue.kind}: {issue.message}{fix}{safe}\n")
+            _out(f"  {where}{issue.kind}: {for_terminal_line(issue.message)}{fix}{safe}\n")
     counts = ", ".join(f"{n} {SHORT_LABELS[k]}" for k, n in report.counts.items())
     _info(f"{len(report.issues)} problems in {len(report.by_file())} files ({counts})")
     return EXIT_OK
@@ -746,7 +808,7 @@ def _run_tag_edit(args: argparse.Namespace) -> int:
         after = ", ".join(result.new_tags) or "(none)"
         verb = "tags" if result.changed else "unchanged, tags"
         shown = f"{before} -> {after}" if result.changed else before
-        sys.stdout.write(f"{rel}: {verb} {shown}\n")
+        _out(for_terminal_line(f"{rel}: {verb} {shown}") + "\n")
     return EXIT_OK
 
 
@@ -774,9 +836,10 @@ def format_response(response: SearchResponse, *, color: bool = False) -> str:
         if hybrid:
             for label, value in (("vector", hit.vector_score), ("keyword", hit.keyword_score)):
                 scores += f" {label}={value:.4f}" if value is not None else f" {label}=-"
-        header = f"========== {hit.path}:{hit.start_line}-{hit.end_line} [{scores}] =========="
+        where = f"{for_terminal_line(hit.path)}:{hit.start_line}-{hit.end_line}"
+        header = f"========== {where} [{scores}] =========="
         lines.append(_paint(header, "1;34", color))
-        lines.append(hit.text)
+        lines.append(for_terminal(hit.text))
         neighbours = response.links.get(hit.path)
         if neighbours is not None:
             for direction, arrow, items in (
@@ -789,17 +852,25 @@ def format_response(response: SearchResponse, *, color: bool = False) -> str:
                 for item in items:
                     meta = []
                     if item.name:
-                        meta.append(f'name="{item.name}"')
+                        meta.append(f'name="{for_terminal_line(item.name)}"')
                     if item.description:
-                        meta.append(f'description="{item.description}"')
+                        meta.append(f'description="{for_terminal_line(item.description)}"')
                     shown = "  ".join(meta) if meta else "(no meta)"
-                    lines.append(f"    {arrow} {_paint(item.path, '36', color)}  {shown}")
-                    lines.extend(f"        via anchor=#{anchor}" for anchor in item.anchors)
+                    path = _paint(for_terminal_line(item.path), "36", color)
+                    lines.append(f"    {arrow} {path}  {shown}")
+                    anchors = map(for_terminal_line, item.anchors)
+                    lines.extend(f"        via anchor=#{anchor}" for anchor in anchors)
     return "\n".join(lines) + "\n"
 
 
-def _print_json(document: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+def _print_json(document: dict[str, Any], *, indent: int | None = 2) -> None:
+    """One JSON document on stdout; C1 and bidi characters escaped too (``for_json``)."""
+    sys.stdout.write(for_json(document, indent=indent) + "\n")
+
+
+def _out(text: str) -> None:
+    """Workspace-derived text to stdout, escaped (``text`` holds no colour codes)."""
+    sys.stdout.write(for_terminal(text))
 
 
 def _mention_diagnostics(engine: Engine) -> None:
@@ -813,16 +884,16 @@ def _mention_diagnostics(engine: Engine) -> None:
 
 def _info(message: str) -> None:
     sys.stdout.flush()
-    sys.stderr.write(f"reme-tui: {message}\n")
+    sys.stderr.write(f"reme-tui: {for_terminal(message)}\n")
 
 
 def _warn(message: str) -> None:
     sys.stdout.flush()
-    sys.stderr.write(f"reme-tui: warning: {message}\n")
+    sys.stderr.write(f"reme-tui: warning: {for_terminal(message)}\n")
 
 
 def _error(message: str) -> None:
-    sys.stderr.write(f"reme-tui: error: {message}\n")
+    sys.stderr.write(f"reme-tui: error: {for_terminal(message)}\n")
 
 
 def die(message: str, code: int = EXIT_RUNTIME) -> NoReturn:

@@ -27,6 +27,7 @@ from .engine.change_report import (
 )
 from .engine.history import ChangeHistory, HistoryError, RecordResult
 from .engine.revert import RevertError, plan_version
+from .safe_text import for_json, for_terminal
 
 if TYPE_CHECKING:
     from .engine.core import Engine
@@ -130,9 +131,9 @@ def _changes(
         document = report_json(
             history, entries, since=args.since, tag_field=tag_field, baseline_recorded=first
         )
-        print(json.dumps(document, ensure_ascii=False))
+        print(for_json(document, indent=None))
     elif entries:
-        print(report_text(entries))
+        print(for_terminal(report_text(entries)))
     else:
         _info("no changes" + (f" since {args.since}" if args.since else ""))
     return EXIT_OK
@@ -184,10 +185,10 @@ def _revert(engine: Engine, history: ChangeHistory, args: argparse.Namespace, er
 
 def _emit(args: argparse.Namespace, document: dict[str, Any], lines: list[str]) -> None:
     if args.json:
-        print(json.dumps(document, ensure_ascii=False))
+        print(for_json(document, indent=None))
     elif lines:
-        print("\n".join(lines))
+        print(for_terminal("\n".join(lines)))
 
 
 def _info(message: str) -> None:
-    print(message, file=sys.stderr)
+    print(for_terminal(message), file=sys.stderr)

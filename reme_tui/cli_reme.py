@@ -12,12 +12,12 @@ No UI imports: headless modes stay free of Textual.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
 from .engine.reme_config import RemeConfigError, WorkspaceChoice, choose_workspace
 from .engine.reme_filter import MetaArgError, MetaTest, parse_meta
+from .safe_text import for_json, for_terminal
 
 if TYPE_CHECKING:
     from .engine.core import Engine
@@ -77,9 +77,9 @@ def resolve(args: argparse.Namespace, *, headless: bool) -> WorkspaceChoice:
     except RemeConfigError as exc:
         raise ValueError(str(exc)) from None
     for warning in choice.warnings:
-        print(f"reme-tui: warning: {warning}", file=sys.stderr)
+        print(for_terminal(f"reme-tui: warning: {warning}"), file=sys.stderr)
     if headless and choice.discovered:
-        print(f"reme-tui: workspace {choice.root} ({choice.reason})", file=sys.stderr)
+        print(for_terminal(f"reme-tui: workspace {choice.root} ({choice.reason})"), file=sys.stderr)
     return choice
 
 
@@ -132,12 +132,12 @@ def run_fix_tags(engine: Engine, *, dry_run: bool, as_json: bool) -> int:
             ],
             "refused": [{"path": path, "error": error} for path, error in refused],
         }
-        sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
+        sys.stdout.write(for_json(document, indent=None) + "\n")
     else:
         for plan in plans:
-            sys.stdout.write(plan.diff)
+            sys.stdout.write(for_terminal(plan.diff))
     for path, error in failed.items():
-        print(f"reme-tui: {path}: {error}", file=sys.stderr)
+        print(for_terminal(f"reme-tui: {path}: {error}"), file=sys.stderr)
     written = 0 if dry_run else sum(1 for o in outcomes if o.changed)
     verb = "would fix" if dry_run else "fixed"
     count = len(plans) if dry_run else written

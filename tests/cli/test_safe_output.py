@@ -1,0 +1,98 @@
+"""Terminal injection (issue 11): workspace text never reaches the terminal as escapes."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from reme_tui.cli import main
+from reme_tui.safe_text import for_json, for_terminal
+from tests.helpers import write_workspace
+
+EVIL = [
+    "\x1b]0;pwned title\x07",  # OSC: retitle the terminal
+    "\x1b[2J",  # clear the screen
+    "\x1b]8;;http://evil.example/\x1b\\link\x1b]8;;\x1b\\",  # OSC 8 hyperlink
+    "\x9b31m",  # C1 CSI
+    "\u202egnp.exe",  # bidi override
+    "\r\x08\x7f",
+]
+RAW = ["\x1b", "\x07", "\x9b", "\u202e", "\x08", "\x7f", "\r"]
+
+
+def _frontmatter(tags: list[str], name: str, description: str) -> str:
+    quoted = ", ".join(json.dumps(t) for t in tags)
+    return (
+        f"---\nname: {json.dumps(name)}\ndescription: {json.dumps(description)}\n"
+        f"memory_tags: [{quoted}]\n---\n"
+    )
+
+
+@pytest.fixture
+def evil_workspace(tmp_path: Path) -> Path:
+    files = {}
+    for i, payload in enumerate(EVIL):
+        tag = f"t{i}{payload}"
+        body = f"budget {payload} [[digest/n{(i + 1) % len(EVIL)}.md]] [[nowhere{payload}]]\n"
+        files[f"digest/n{i}.md"] = _frontmatter([tag, "budget"], f"n{payload}", payload) + body
+    files["digest/evil\x1b[2Jname.md"] = _frontmatter(["budget"], "x", "y") + "budget file\n"
+    files["digest/bad.md"] = "---\nname: [unclosed\x1b]0;t\x07\n---\nbudget\n"
+    return write_workspace(tmp_path / "ws", files)
+
+
+def _assert_clean(text: str) -> None:
+    for char in RAW:
+        assert char not in text, repr(char)
+
+
+MODES = [
+    ["--list-tags"],
+    ["--query", "budget", "--limit", "20"],
+    ["--diagnostics"],
+    ["--compat-report"],
+    ["--tag-dupes"],
+    ["--merge-tags", "budget", "--into", "money", "--dry-run"],
+]
+
+
+@pytest.mark.parametrize("argv", MODES, ids=lambda a: a[0])
+def test_text_output_is_escaped(
+    evil_workspace: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    main([str(evil_workspace), *argv])
+    out, err = capsys.readouterr()
+    _assert_clean(out)
+    _assert_clean(err)
+
+
+@pytest.mark.parametrize("argv", [m for m in MODES if m[0] != "--merge-tags"], ids=lambda a: a[0])
+def test_json_output_escapes_c1_and_bidi_and_round_trips(
+    evil_workspace: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    main([str(evil_workspace), *argv, "--json"])
+    out, _ = capsys.readouterr()
+    _assert_clean(out)
+    document = json.loads(out)  # still valid JSON, holding the same strings
+    if argv[0] in ("--query", "--diagnostics"):
+        assert any(payload in json.dumps(document, ensure_ascii=False) for payload in EVIL)
+
+
+def test_tag_edit_and_merge_output_is_escaped(
+    evil_workspace: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    main([str(evil_workspace), "--add-tag", "digest/n0.md", "ok"])
+    main([str(evil_workspace), "--merge-tags", "budget", "--into", "money"])
+    main([str(evil_workspace), "--undo-merge"])
+    out, err = capsys.readouterr()
+    _assert_clean(out + err)
+
+
+def test_sanitizers() -> None:
+    assert for_terminal("a\tb\nc\x1b[2J\x9b\u202e") == "a\tb\nc\\x1b[2J\\x9b\\u202e"
+    text = for_json({"k": "\x1b\x9b\u202e\u2028ok"}, indent=None)
+    assert "\x9b" not in text and "\u202e" not in text
+    assert json.loads(text) == {"k": "\x1b\x9b\u202e\u2028ok"}
+    assert os.linesep not in for_terminal("x")
