@@ -103,6 +103,10 @@ def run(engine: Engine, args: argparse.Namespace, error: type[Exception]) -> int
     """Run the chosen mode on an opened engine; returns the exit code."""
     try:
         history, _recorded, first = open_history(engine)
+    except HistoryError as exc:
+        _info(f"reme-tui: {exc}")
+        return EXIT_RUNTIME
+    try:
         chosen = mode(args)
         if chosen == "changes":
             return _changes(engine, history, args, first, error)
@@ -112,6 +116,9 @@ def run(engine: Engine, args: argparse.Namespace, error: type[Exception]) -> int
     except HistoryError as exc:
         _info(f"reme-tui: {exc}")
         return EXIT_RUNTIME
+    finally:
+        engine.attach_history(None)
+        history.close()
 
 
 def _changes(
