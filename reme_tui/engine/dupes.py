@@ -207,6 +207,12 @@ class DupeThresholds:
     weak_cluster_cap: int = 4  # a low-confidence cluster never grows beyond this
     bucket_cap: int = 64  # blocking buckets larger than this are enumerations; skipped
     max_tags_per_file: int = 20  # co-occurrence candidates per memory
+    ngram_min_chars: int = 5  # shorter keys share too many bigrams by chance
+    ngram_min_length_ratio: float = 0.8  # shorter / longer key length
+    edit_min_chars: int = 5  # compared strings of 4 characters or fewer never link
+    edit_two_min_chars: int = 8  # two edits only between strings this long; below, one
+    edit_medium_chars: int = 8  # below this, an edit link is low confidence
+    edit_two_medium_chars: int = 12  # two edits are medium confidence from this length
 
 
 DEFAULT_THRESHOLDS = DupeThresholds()
@@ -470,16 +476,16 @@ def _ordered_pairs(
             yield _link(left.tag, right.tag, method, level)
 
 
-def _ngram_links(tags: Sequence[_Tag], cap: int) -> Iterator[_Link]:
-    long_enough = [t for t in tags if len(t.key) >= 5]
+def _ngram_links(tags: Sequence[_Tag], limits: DupeThresholds) -> Iterator[_Link]:
+    long_enough = [t for t in tags if len(t.key) >= limits.ngram_min_chars]
     for group in _group_by(long_enough, lambda t: _ngram_key(t.key)):
-        if len(group) > cap:
+        if len(group) > limits.bucket_cap:
             continue
         for left, right in combinations(group, 2):
             if left.key == right.key or _guard_rejects(left, right):
                 continue
             shorter, longer = sorted((len(left.key), len(right.key)))
-            if shorter / longer >= 0.8:
+            if shorter / longer >= limits.ngram_min_length_ratio:
                 yield _link(left.tag, right.tag, "ngram", MEDIUM)
 
 
@@ -500,7 +506,7 @@ def _deletions(word: str, depth: int) -> set[str]:
     return out
 
 
-def _edit_candidates(tags: Sequence[_Tag], cap: int) -> set[tuple[str, str]]:
+def _edit_candidates(tags: Sequence[_Tag], limits: DupeThresholds) -> set[tuple[str, str]]:
     """Pairs of separator keys that may be within two edits (deletion blocking).
 
     Two strings within k edits share a string reachable by at most k deletions from
@@ -508,10 +514,10 @@ def _edit_candidates(tags: Sequence[_Tag], cap: int) -> set[tuple[str, str]]:
     bucketed by their deletion variants (prefixed by their digit runs, which must
     match anyway). Only buckets shared by several keys are built.
     """
-    keys = sorted({t.key for t in tags if len(t.key) >= 5})
-    variants = [_bucket_keys(key) for key in keys]
+    keys = sorted({t.key for t in tags if len(t.key) >= limits.edit_min_chars})
+    variants = [_bucket_keys(key, limits) for key in keys]
     counts = Counter(chain.from_iterable(variants))
-    shared = {variant for variant, count in counts.items() if 1 < count <= cap}
+    shared = {variant for variant, count in counts.items() if 1 < count <= limits.bucket_cap}
     buckets: dict[str, list[str]] = defaultdict(list)
     for key, own in zip(keys, variants, strict=True):
         for variant in own & shared:
@@ -522,8 +528,8 @@ def _edit_candidates(tags: Sequence[_Tag], cap: int) -> set[tuple[str, str]]:
     return pairs
 
 
-def _bucket_keys(key: str) -> set[str]:
-    variants = _deletions(key, 1 if len(key) <= 7 else 2)
+def _bucket_keys(key: str, limits: DupeThresholds) -> set[str]:
+    variants = _deletions(key, 1 if len(key) < limits.edit_two_min_chars else 2)
     digits = "|".join(_digit_runs(key))
     return {f"{digits}\x1f{v}" for v in variants} if digits else variants
 
@@ -537,22 +543,22 @@ def _compared_strings(a: _Tag, b: _Tag) -> tuple[str, str]:
     return a.key, b.key
 
 
-def _edit_level(a: _Tag, b: _Tag) -> int:
+def _edit_level(a: _Tag, b: _Tag, limits: DupeThresholds) -> int:
     """0 (no link), LOW or MEDIUM for an edit-distance link between two tags."""
     if a.key == b.key or _guard_rejects(a, b):
         return 0
     left, right = _compared_strings(a, b)
     length = min(len(left), len(right))
-    if length <= 4:
+    if length < limits.edit_min_chars:
         return 0
     distance = OSA.distance(left, right, score_cutoff=2)
-    if distance > 2 or (distance == 2 and length <= 7):
+    if distance > 2 or (distance == 2 and length < limits.edit_two_min_chars):
         return 0
     if distance == 1 and _last_letter_swap(left, right):
-        return LOW if length >= 8 else 0
-    if length <= 7:
+        return LOW if length >= limits.edit_medium_chars else 0
+    if length < limits.edit_medium_chars:
         return LOW
-    return MEDIUM if distance == 1 or length >= 12 else LOW
+    return MEDIUM if distance == 1 or length >= limits.edit_two_medium_chars else LOW
 
 
 def _last_letter_swap(left: str, right: str) -> bool:
@@ -560,12 +566,12 @@ def _last_letter_swap(left: str, right: str) -> bool:
 
 
 def _edit_links(
-    tags: Sequence[_Tag], by_key: Mapping[str, list[_Tag]], cap: int
+    tags: Sequence[_Tag], by_key: Mapping[str, list[_Tag]], limits: DupeThresholds
 ) -> Iterator[_Link]:
-    for key_a, key_b in sorted(_edit_candidates(tags, cap)):
+    for key_a, key_b in sorted(_edit_candidates(tags, limits)):
         for a in by_key[key_a]:
             for b in by_key[key_b]:
-                level = _edit_level(a, b)
+                level = _edit_level(a, b, limits)
                 if level:
                     yield _link(a.tag, b.tag, "edit_distance", level)
 
@@ -896,8 +902,8 @@ def _all_links(
     links: list[_Link] = [
         *_separator_links(tags),
         *_fingerprint_links(tags),
-        *_ngram_links(tags, limits.bucket_cap),
-        *_edit_links(tags, by_key, limits.bucket_cap),
+        *_ngram_links(tags, limits),
+        *_edit_links(tags, by_key, limits),
     ]
     if evidence is not None:
         links.extend(_cooccurrence_links(by_tag, evidence, limits))

@@ -196,7 +196,7 @@ def test_edit_blocking_is_lossless_up_to_two_edits() -> None:
     alphabet = "abcde"
     words = {"".join(rng.choice(alphabet) for _ in range(rng.randint(5, 10))) for _ in range(400)}
     tags = _prepare(stats_of(*sorted(words)))
-    found = _edit_candidates(tags, cap=10_000)
+    found = _edit_candidates(tags, DupeThresholds(bucket_cap=10_000))
     keys = sorted(t.key for t in tags)
     for i, a in enumerate(keys):
         for b in keys[i + 1 :]:
