@@ -1,4 +1,13 @@
-"""The facade the UI and the CLI share: open, apply(changes), search, tags, neighbours."""
+"""The facade the UI and the CLI share: open, apply(changes), search, tags, neighbours.
+
+Why this module is long (~1,200 lines): it is the engine's one front door, and every
+method is a short delegation to the room that does the work (``loader``, ``keyword``,
+``tags``, ``links``, ``search``, ``semantic``, ``fileio``/``writes``, ``history``) plus the
+locking that keeps those indexes consistent with each other. The sections (lifecycle,
+incremental updates, change history, queries, writes, search, semantic search, equality
+with a rebuild) share the lock and the index fields; split apart they would each need
+the whole engine's state.
+"""
 
 from __future__ import annotations
 

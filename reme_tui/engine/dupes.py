@@ -75,6 +75,13 @@ dismissed pair into one cluster is skipped, and the pair itself is never linked.
 
 The output is independent of the input order: tags are sorted first and every
 loop runs over sorted keys.
+
+Why this module is long (~900 lines): it is one algorithm, a cascade of candidate
+rules (keys, edit distance, affinity, co-occurrence, text, embedding) feeding one
+clustering step, each rule measured against the labelled set in
+``tests/engine/dupes_labelled.py`` with the thresholds of ``DupeThresholds``. The rules
+share the private ``_Tag``/``_Link`` records and the guard against false friends; the
+sections below are the reading order.
 """
 
 from __future__ import annotations

@@ -25,6 +25,11 @@ its terms; its stale posting entries stay and add nothing at query time, because
 slot's length normalizer is +inf (its contribution is exactly 0). When the stale
 entries outnumber the live ones, everything is compacted in one vectorized pass,
 so the amortized cost of an update is proportional to the document's size.
+
+Why this module is long (~680 lines): it is one data structure (the inverted index, its
+incremental updates, compaction, export/restore for the saved index and the float32
+scoring that must match ReMe bit for bit); its invariants (incremental == rebuilt,
+scores == an independent BM25) are checked as a whole in ``tests/engine/test_keyword.py``.
 """
 
 from __future__ import annotations

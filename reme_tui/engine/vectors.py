@@ -17,6 +17,11 @@ returned too), best first, at most ``k``. Deliberate differences: ties are broke
 rescored in float64 so equal vectors always get bit-equal scores; and a query vector of norm zero
 (a model2vec query made only of unknown tokens) returns no hits instead of ``k`` arbitrary chunks
 scored 0.
+
+Why this module is long (~740 lines): the three pieces above are small each, but they
+share the on-disk and in-memory layout of a vector (float32 rows, unit-normalized, keyed
+by chunk content) and are tested together (``tests/engine/test_vectors.py``); the
+sections below keep them apart inside the file.
 """
 
 from __future__ import annotations
