@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import App, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.theme import Theme
@@ -127,6 +127,25 @@ class RemeApp(ShowsWorkerFailures, App[None]):
                 self.startup_notes.append((f"No change history: {error}", "warning"))
         if engine.history is not None and engine.history.notice:
             self.startup_notes.append((f"Change history: {engine.history.notice}", "warning"))
+
+    # -- keys follow the focus ------------------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            event.handed_to = self.focused  # type: ignore[attr-defined]
+        await super().on_event(event)
+
+    async def _on_key(self, event: events.Key) -> None:
+        """A key no widget used comes back here to run the bindings. If an earlier key
+        (its binding) moved the focus meanwhile, the key was typed for the new place: hand
+        it there instead of running the old place's single-key commands (ui/focus.py)."""
+        target = getattr(event, "handed_to", None)
+        focused = self.focused
+        if target is not None and focused is not None and focused is not target:
+            event.prevent_default()  # App._on_key would run the bindings
+            follow = events.Key(event.key, event.character)
+            follow.handed_to = focused  # type: ignore[attr-defined]
+            focused._forward_event(follow)
 
     # -- lifecycle ----------------------------------------------------------
 

@@ -152,3 +152,42 @@ async def test_dupes_member_keys_are_bindings_that_can_be_remapped() -> None:
     ids = {b.id: b.key for b in DupesScreen.BINDINGS if hasattr(b, "id")}
     assert ids["dupes.next_member"] == "j"
     assert not hasattr(DupesScreen, "key_j")
+
+
+async def test_capital_y_copies_the_absolute_path(app_factory: AppFactory) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.query_one(ResultList).focus()
+        await pilot.press("Y")
+        assert app.clipboard == str(app.engine.root / "daily/2026-03-10/cjk.md")
+        await pilot.press("y")
+        assert app.clipboard == "daily/2026-03-10/cjk.md"
+
+
+async def test_dangling_links_are_reachable_by_keyboard(app_factory: AppFactory, workspace) -> None:  # type: ignore[no-untyped-def]
+    from reme_tui.ui.widgets.neighbours import NeighboursList
+
+    hub = workspace / "digest" / "hub.md"
+    targets = []
+    for i in range(30):
+        target = workspace / "digest" / f"spoke-{i:02d}.md"
+        target.write_text(f"---\nname: Spoke {i}\n---\nspoke\n", encoding="utf-8")
+        targets.append(f"[[digest/spoke-{i:02d}.md]]")
+    hub.write_text(
+        "---\nname: Hub\n---\nhubword " + " ".join(targets) + " [[nowhere/gone.md]]\n",
+        encoding="utf-8",
+    )
+    app = app_factory()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        await pilot.press(*"hubword", "enter")
+        await settle(pilot)
+        links = app.screen.query_one(NeighboursList)
+        links.focus()
+        await pilot.press("end")
+        option = links.get_option_at_index(links.highlighted or 0)
+        assert option.id == "dangling:nowhere/gone.md"
+        await pilot.press("enter")  # says what it is instead of doing nothing
+        await settle(pilot)
+        assert isinstance(app.focused, NeighboursList)

@@ -144,8 +144,20 @@ def _load_frontmatter(fm_text: str, field_name: str) -> _Frontmatter:
     return _Frontmatter(fm_text, _as_reference_reads(fm_text, data, field_name), entry, pairs)
 
 
+FRONTMATTER_FIRST_LINE = 2  # the line after the opening `---`: where the YAML text starts
+
+
 def _invalid_yaml(exc: BaseException, how: str = ", refusing to edit") -> str:
-    """One line (YAML errors span several), kept short."""
+    """One human line: what is wrong and on which line of the file (YAML's own message
+    spans several lines and quotes "<unicode string>" positions)."""
+    if isinstance(exc, yaml.MarkedYAMLError) and exc.problem:
+        where = exc.context_mark or exc.problem_mark
+        line = f"line {where.line + FRONTMATTER_FIRST_LINE}: " if where else ""
+        problem = " ".join(exc.problem.split())
+        if exc.context and exc.problem_mark and exc.context_mark:
+            found = exc.problem_mark.line + FRONTMATTER_FIRST_LINE
+            problem = f"{' '.join(exc.context.split())}, {problem} (line {found})"
+        return f"frontmatter YAML is invalid{how}: {line}{problem}"[:300]
     reason = " ".join(str(exc).split()) or type(exc).__name__
     return f"frontmatter YAML is invalid{how}: {reason}"[:300]
 

@@ -97,6 +97,9 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
         Binding("right_square_bracket", "forward", "Forward", id="forward"),
         Binding("e", "edit", "Edit", id="edit"),
         Binding("y", "copy_path", "Copy path", id="copy_path"),
+        Binding(
+            "Y", "copy_path(True)", "Copy absolute path", show=False, id="copy_absolute_path"
+        ),
         Binding("t", "edit_tags", "Tags", id="edit_tags"),
         Binding("d", "tag_dupes", "Dupes", id="tag_dupes"),
         Binding("c", "app.changes", "Changes", show=False, id="changes"),
@@ -629,11 +632,13 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
     def current_path(self) -> str | None:
         return self.query_one(Preview).path
 
-    def action_copy_path(self) -> None:
+    def action_copy_path(self, absolute: bool = False) -> None:
         path = self.current_path
         if path is None:
             self.notify("No memory selected", severity="warning")
             return
+        if absolute:
+            path = str(self.reme.engine.root / path)
         self.app.copy_to_clipboard(path)
         self.notify(f"Copied {path}", timeout=2)
 

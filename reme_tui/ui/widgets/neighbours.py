@@ -137,7 +137,6 @@ class NeighboursList(FollowsFocus, OptionList):
                         ),
                     ),
                     id=f"dangling:{target}",
-                    disabled=True,
                 )
                 for target in dangling
             ]
@@ -167,6 +166,8 @@ class NeighboursList(FollowsFocus, OptionList):
         kind, _, path = option_id.partition(":")
         if kind in ("out", "in", "similar") and path:
             self.post_message(OpenMemory(path))
+        elif kind == "dangling":
+            self.notify(f"{path} is not a memory of this workspace (a dangling link)", timeout=3)
         elif kind == "source" and path:
             source_kind, _, target = path.partition(":")
             self.post_message(OpenSource(target, source_kind))

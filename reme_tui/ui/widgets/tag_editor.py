@@ -29,6 +29,7 @@ from textual.widgets.option_list import Option
 
 from reme_tui.engine.tag_warnings import TagWarning
 from reme_tui.engine.tags import MAX_TAGS_PER_FILE
+from reme_tui.ui.focus import FollowsFocus, focus_now
 from reme_tui.ui.tag_draft import Suggestion, TagDraft, first_near_duplicate, pack
 
 HELP = (
@@ -56,7 +57,7 @@ def chip_width(tag: str) -> int:
     return cell_len(f"{tag} ✕") + 3
 
 
-class EditChip(Static, can_focus=True):
+class EditChip(FollowsFocus, Static, can_focus=True):
     """One pending tag. Click or Backspace removes it; keys move or rename it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -94,10 +95,12 @@ class EditChip(Static, can_focus=True):
         self.post_message(self.Command(self.index, "remove"))
 
     def action_command(self, command: str, delta: int = 0) -> None:
+        if command == "remove":  # typing goes on in the input, even the keys queued already
+            focus_now(self.query_ancestor(TagEditor).input)
         self.post_message(self.Command(self.index, command, delta))
 
 
-class TagInput(Input):
+class TagInput(FollowsFocus, Input):
     """The input: Enter hands its text over at once; Backspace/Left when empty reach the chips."""
 
     @dataclass
@@ -265,7 +268,7 @@ class TagEditor(Vertical):
         self.input.placeholder = "add a tag…"
         self._refresh_suggestions()
         await self._rebuild()
-        self.input.focus()
+        focus_now(self.input)
 
     async def show_conflict(self, fresh: list[str], mine: list[str], message: str) -> None:
         """The file changed on disk: show its tags now, keep ``mine`` to re-apply."""
@@ -286,7 +289,7 @@ class TagEditor(Vertical):
             "-conflict",
         )
         await self._rebuild()
-        self.input.focus()
+        focus_now(self.input)
 
     def set_banner(self, content: Content | str | None, kind: str = "-error") -> None:
         banner = self.query_one("#tag-editor-banner", Static)
@@ -311,9 +314,9 @@ class TagEditor(Vertical):
         else:
             await box.mount(Label("no tags — type one below", id="tag-editor-empty"))
         if focus is not None and chips:
-            chips[max(0, min(focus, len(chips) - 1))].focus()
+            focus_now(chips[max(0, min(focus, len(chips) - 1))])
         elif focus is not None:
-            self.input.focus()
+            focus_now(self.input)
         self.refresh_feedback()
 
     async def on_resize(self, event: Resize) -> None:
@@ -414,7 +417,7 @@ class TagEditor(Vertical):
             self.draft.remove(len(self.draft.tags) - 1)
             await self._rebuild()
         else:
-            self.query(EditChip).last().focus()
+            focus_now(self.query(EditChip).last())
 
     @on(OptionList.OptionSelected)
     async def _clicked_suggestion(self, event: OptionList.OptionSelected) -> None:
@@ -431,7 +434,7 @@ class TagEditor(Vertical):
             if self.renaming is not None:
                 self.renaming = None
                 self.input.value = ""
-            await self._rebuild(focus=index if self.draft.tags and self.has_focus_within else None)
+            await self._rebuild(focus=None)  # typing goes on where it works: the input
         elif event.command == "move":
             await self._rebuild(focus=self.draft.move(index, event.delta))
         elif event.command == "rename":
@@ -440,9 +443,9 @@ class TagEditor(Vertical):
             target = index + event.delta
             chips = list(self.query(EditChip))
             if 0 <= target < len(chips):
-                chips[target].focus()
+                focus_now(chips[target])
             elif target >= len(chips):
-                self.input.focus()
+                focus_now(self.input)
 
     @property
     def has_focus_within(self) -> bool:
@@ -460,7 +463,7 @@ class TagEditor(Vertical):
         )
         self.input.value = self.draft.tags[index]
         self.input.cursor_position = len(self.input.value)
-        self.input.focus()
+        focus_now(self.input)
         self.refresh_feedback()
 
     def _stop_rename(self, *, clear: bool = True) -> None:
@@ -479,7 +482,7 @@ class TagEditor(Vertical):
         if clear:
             self.input.value = ""
         await self._rebuild()
-        self.input.focus()
+        focus_now(self.input)
 
     async def action_complete(self) -> None:
         if not self.suggestions:
@@ -516,7 +519,7 @@ class TagEditor(Vertical):
         self.mine = None
         self.set_banner("Your list is back. Enter saves it over the version on disk.", "-conflict")
         await self._rebuild()
-        self.input.focus()
+        focus_now(self.input)
 
     def action_cancel(self) -> None:
         if self.renaming is not None:
