@@ -854,6 +854,10 @@ class Engine:
                 self._frontmatter_keys = frozenset(keys)
             return self._frontmatter_keys
 
+    def is_source(self, target: str) -> bool:
+        """A link target that is an existing file of the workspace but not a memory."""
+        return target not in self._memories and SourceChecker(self.root).exists(target)
+
     def sources(self, path: str) -> list[Source]:
         """Provenance of a memory: conversations, resources, images (existing or missing)."""
         with self._lock:

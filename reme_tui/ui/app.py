@@ -333,8 +333,11 @@ class RemeApp(ShowsWorkerFailures, App[None]):
     def open_source(self, path: str, kind: str) -> None:
         """A conversation opens in the transcript viewer; an image with the system opener;
         any other source in $EDITOR."""
+        from reme_tui.engine.provenance import IMAGE_SUFFIXES
         from reme_tui.ui.screens.transcript import TranscriptScreen
 
+        if not kind and Path(path).suffix.lower() in IMAGE_SUFFIXES:
+            kind = "image"
         if kind == "conversation" or path.lower().endswith(".jsonl"):
             try:
                 transcript = self.engine.read_transcript(path)

@@ -528,7 +528,10 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
                 memory, text = None, ""
             if memory is not None:
                 markdown, inserted = render_preview(
-                    text, memory, lambda p: engine.memory(p) is not None, self._embedded_section
+                    text,
+                    memory,
+                    lambda p: engine.memory(p) is not None or engine.is_source(p),
+                    self._embedded_section,
                 )
                 neighbours = engine.neighbours(path)
                 similar = engine.similar(path)

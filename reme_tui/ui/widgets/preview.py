@@ -16,7 +16,7 @@ from textual.widgets import Label, Markdown, Static
 from textual.widgets.markdown import MarkdownBlock
 
 from reme_tui.ui.focus import FollowsFocus
-from reme_tui.ui.messages import OpenMemory, TagChosen
+from reme_tui.ui.messages import OpenMemory, OpenSource, TagChosen
 from reme_tui.ui.rows import term_pattern
 from reme_tui.ui.widgets.results import HIT_STYLE, highlight
 from reme_tui.ui.wikilinks import expand_embeds, linkify, parse_wiki_href, rendered_index
@@ -262,6 +262,10 @@ class Preview(Vertical):
                 self.notify(f"Not a memory link: {event.href}", severity="warning")
             return
         target, anchor = wiki
+        engine = getattr(self.app, "engine", None)
+        if engine is not None and engine.memory(target) is None and engine.is_source(target):
+            self.post_message(OpenSource(target, ""))  # a transcript, resource or image
+            return
         self.post_message(OpenMemory(target, anchor=anchor))
 
 
