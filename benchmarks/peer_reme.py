@@ -35,6 +35,7 @@ from typing import Any  # noqa: E402
 REFERENCE_VERSION = "0.4.2.0"
 METADATA_DIR = "metadata"
 EDIT_TIMEOUT_S = 60.0
+START_TIMEOUT_S = 1800.0  # the loop's first scan indexes the whole workspace first
 
 
 def _app_config(workspace: Path, *, with_loop: bool) -> dict[str, Any]:
@@ -137,7 +138,7 @@ async def edit_to_searchable(workspace: Path, targets: list[str]) -> dict[str, A
     try:
         probe = f"zqpeerarm{os.getpid()}"
         _write(workspace / targets[0], originals[targets[0]].decode() + f"\n{probe}\n")
-        await _wait_found(app, probe, targets[0])  # the loop's first scan is done
+        await _wait_found(app, probe, targets[0], START_TIMEOUT_S)  # first scan done
         _write(workspace / targets[0], originals[targets[0]].decode())
         for i, rel in enumerate(targets):
             word = f"zqpeer{i}x{os.getpid()}"
@@ -152,8 +153,10 @@ async def edit_to_searchable(workspace: Path, targets: list[str]) -> dict[str, A
     return {"edit-to-searchable (ms)": latencies}
 
 
-async def _wait_found(app: Any, word: str, rel: str, poll_s: float = 0.02) -> None:
-    deadline = time.monotonic() + EDIT_TIMEOUT_S
+async def _wait_found(
+    app: Any, word: str, rel: str, timeout: float = EDIT_TIMEOUT_S, poll_s: float = 0.02
+) -> None:
+    deadline = time.monotonic() + timeout
     while rel not in await _search(app, word):
         if time.monotonic() > deadline:
             raise TimeoutError(f"ReMe never found {word} in {rel}")
