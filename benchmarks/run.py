@@ -235,6 +235,8 @@ def each_size(flag: str, sizes: list[int], repeats: int, what: str) -> dict[int,
             text=True,
         )
         results[size] = json.loads(out.stdout.strip().splitlines()[-1])
+        # A later size can still fail after minutes: keep this one's figures visible.
+        print(json.dumps({size: results[size]}), file=sys.stderr, flush=True)
     return results
 
 
