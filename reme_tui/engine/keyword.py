@@ -621,6 +621,15 @@ class KeywordIndex:
         mask[pids] = True
         return mask
 
+    def _inside(self, cand: np.ndarray, allowed_mask: np.ndarray | None) -> np.ndarray:
+        """The candidate slots whose path ``allowed_mask`` (from ``path_mask``) allows."""
+        if allowed_mask is None or not cand.shape[0]:
+            return cand
+        pids = self._slot_path[cand]
+        inside = pids < allowed_mask.shape[0]
+        cand = cand[inside]
+        return cand[allowed_mask[pids[inside]]]
+
     def matching_keys(
         self, query_tokens: Sequence[str], *, allowed_mask: np.ndarray | None = None
     ) -> list[DocKey]:
@@ -628,12 +637,7 @@ class KeywordIndex:
         scores = self._scores(query_tokens)
         if scores is None:
             return []
-        cand = np.flatnonzero(scores > 0)
-        if allowed_mask is not None and cand.shape[0]:
-            pids = self._slot_path[cand]
-            inside = pids < allowed_mask.shape[0]
-            cand = cand[inside]
-            cand = cand[allowed_mask[pids[inside]]]
+        cand = self._inside(np.flatnonzero(scores > 0), allowed_mask)
         keys = cast(list[DocKey], self._slot_key)
         return [keys[s] for s in cand.tolist()]
 
@@ -655,13 +659,8 @@ class KeywordIndex:
         scores = self._scores(query_tokens)
         if scores is None:
             return []
-        cand = np.flatnonzero(scores > 0)
-        if allowed_mask is not None and cand.shape[0]:
-            pids = self._slot_path[cand]
-            inside = pids < allowed_mask.shape[0]
-            cand = cand[inside]
-            cand = cand[allowed_mask[pids[inside]]]
-        elif allowed_paths is not None and cand.shape[0]:
+        cand = self._inside(np.flatnonzero(scores > 0), allowed_mask)
+        if allowed_mask is None and allowed_paths is not None and cand.shape[0]:
             path_id = self._path_id
             pids = [pid for p in allowed_paths if (pid := path_id.get(p)) is not None]
             if not pids:

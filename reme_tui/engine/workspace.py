@@ -187,14 +187,7 @@ def _walk(
     except FileNotFoundError:
         return
     except OSError as exc:
-        report(
-            Diagnostic(
-                dir_rel or ".",
-                None,
-                Code.UNREADABLE_DIR,
-                f"cannot open directory: {exc.strerror}",
-            )
-        )
+        report(_unreadable_dir(dir_rel, "open", exc))
         return
     identity = (st.st_dev, st.st_ino)
     if identity in ancestors:
@@ -214,14 +207,7 @@ def _walk(
     except FileNotFoundError:
         return
     except OSError as exc:
-        report(
-            Diagnostic(
-                dir_rel or ".",
-                None,
-                Code.UNREADABLE_DIR,
-                f"cannot list directory: {exc.strerror}",
-            )
-        )
+        report(_unreadable_dir(dir_rel, "list", exc))
         return
     for entry in entries:
         rel = f"{dir_rel}/{entry.name}" if dir_rel else entry.name
@@ -280,3 +266,9 @@ def _is_broken_or_loop(path: str) -> bool:
     except OSError:
         return True
     return False
+
+
+def _unreadable_dir(dir_rel: str, verb: str, exc: OSError) -> Diagnostic:
+    return Diagnostic(
+        dir_rel or ".", None, Code.UNREADABLE_DIR, f"cannot {verb} directory: {exc.strerror}"
+    )

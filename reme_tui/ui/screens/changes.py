@@ -203,7 +203,7 @@ def churn_view(entries: list[ChangeEntry]) -> Text:
     return text
 
 
-class RevertConfirmScreen(ShowsWorkerFailures, ModalScreen[bool]):
+class RevertConfirmScreen(ModalScreen[bool]):
     """The dry run of a revert: every file it will write, restore or remove."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

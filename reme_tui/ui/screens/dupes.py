@@ -79,7 +79,7 @@ class WriteFailed(Message):
 _ENDED_BADLY = (WorkerState.ERROR, WorkerState.CANCELLED)
 
 
-class MergeConfirmScreen(ShowsWorkerFailures, ModalScreen[bool]):
+class MergeConfirmScreen(ModalScreen[bool]):
     """The dry-run diff of every file a merge will change; ``y`` writes, Esc cancels."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
