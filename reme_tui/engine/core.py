@@ -888,7 +888,7 @@ class Engine:
         the files that cannot be fixed with why."""
         fixes = self.tag_fixes()
         wanted = fixes.values() if paths is None else [fixes[p] for p in paths if p in fixes]
-        return plan_fixes(self.root, wanted, self.config.tag_field)
+        return plan_fixes(self.root, wanted, self.config.tag_field, self._write_roots())
 
     def apply_tag_fixes(self, plans: Iterable[PlannedFix]) -> tuple[list[FixOutcome], Delta]:
         """Write planned fixes through `edit_tags` (each refused if its file changed since

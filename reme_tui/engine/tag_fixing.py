@@ -12,9 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .fileio import FileStamp, read_memory
+from .fileio import FileStamp, Roots, read_memory
 from .frontmatter import EditError, SetTags, apply_op
 from .tag_lints import TagFix
+from .workspace import MEMORY_ROOTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,14 +36,14 @@ class FixOutcome:
 
 
 def plan_fixes(
-    root: Path, fixes: Iterable[TagFix], field: str
+    root: Path, fixes: Iterable[TagFix], field: str, roots: Roots = MEMORY_ROOTS
 ) -> tuple[list[PlannedFix], list[tuple[str, str]]]:
     """Plans (with diffs) for the fixes, and (path, reason) for files that cannot be planned."""
     plans: list[PlannedFix] = []
     refused: list[tuple[str, str]] = []
     for fix in fixes:
         try:
-            text, stamp = read_memory(root, fix.path)
+            text, stamp = read_memory(root, fix.path, roots)
             new_text, _old, _new = apply_op(text, SetTags(fix.new), field)
         except EditError as exc:
             refused.append((fix.path, str(exc)))

@@ -126,3 +126,16 @@ def test_fix_tags_dry_run_then_write(project: Path, capsys: pytest.CaptureFixtur
     code, out, _ = run(capsys, str(root), "--list-tags", "--json", "--no-cache")
     tags = dict(json.loads(out)["items"])
     assert "openai,_gold" not in tags and tags["openai"] == 3 and "2026-03-10" not in tags
+
+
+def test_fix_tags_in_a_renamed_layout(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    note = project / "renamed" / ".reme" / "journal" / "2026-03-11" / "Antenna calibration.md"
+    note.write_text(
+        note.read_text(encoding="utf-8").replace("- calibration\n", "- calibration, offsets\n"),
+        encoding="utf-8",
+    )
+    config = str(project / "renamed" / "reme.yaml")
+    code, out, err = run(capsys, "--reme-config", config, "--fix-tags", "--no-cache")
+    assert code == 0, err
+    assert "+- calibration\n+- offsets\n" in out
+    assert "- calibration\n- offsets\n" in note.read_text(encoding="utf-8")
