@@ -12,18 +12,17 @@ rendered again from the note's current frontmatter exactly as ReMe would and com
 from __future__ import annotations
 
 import datetime as _dt
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .codes import Code
+from .links import find_wikilinks
 from .records import Diagnostic, Memory
 
 NOTES_OPEN = "<!-- notes:auto -->"
 NOTES_CLOSE = "<!-- /notes:auto -->"
 _HIDDEN_KEYS = frozenset({"schema_version", "session_id", "source_conversation"})
-_ENTRY_RE = re.compile(r"^- \[\[(?P<target>[^\[\]\|\#\n]+?)\]\]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,9 +77,9 @@ def _entries(text: str) -> list[tuple[int, str, str]]:
             continue
         if NOTES_CLOSE in line:
             break
-        match = _ENTRY_RE.match(line)
-        if match:
-            out.append((number, match.group("target").strip(), line))
+        target = _entry_target(line)
+        if target is not None:
+            out.append((number, target, line))
     return out
 
 
@@ -164,3 +163,15 @@ def _changed_keys(line: str, metadata: Mapping[str, Any]) -> list[str]:
         if f" {key}: {str(value).replace(chr(10), ' ')}" not in line:
             changed.append(key)
     return changed
+
+
+def _entry_target(line: str) -> str | None:
+    """The note a day-index line lists: ``- [[target]]`` at the line's start, plain."""
+    if not line.startswith("- [["):
+        return None
+    link = next(find_wikilinks(line), None)
+    if link is None or link.start != 2 or link.embed:
+        return None
+    if link.anchor is not None or link.alias is not None:
+        return None
+    return link.target
