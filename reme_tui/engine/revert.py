@@ -96,6 +96,8 @@ def version_of(entry: ChangeEntry, path: str, *, before: bool = False) -> str | 
     """The content of ``path`` that ``entry`` names as a version: what it wrote there, or for
     a deletion what it deleted; with ``before``, what the path held before the entry."""
     if before:
+        if entry.kind == "moved" and entry.path == path:
+            return None  # the path was empty before the move
         return entry.old_hash if path in (entry.path, entry.old_path) else None
     if entry.path == path and entry.new_hash:
         return entry.new_hash
@@ -116,7 +118,11 @@ def plan_version(
     if entry is None:
         raise RevertError(f"no change #{entry_id} in the history")
     target = version_of(entry, path, before=before)
-    if target is None:
+    absent_before = before and (
+        (entry.kind == "created" and entry.path == path)
+        or (entry.kind == "moved" and entry.path == path)
+    )
+    if target is None and not absent_before:
         which = "before" if before else "from"
         raise RevertError(f"change #{entry_id} holds no version of {path} ({which} it)")
     expected = history.current().get(path)

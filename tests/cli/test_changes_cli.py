@@ -134,3 +134,16 @@ def test_damaged_history_is_reported_not_a_traceback(
     code, out, err = run(capsys, str(workspace), "--changes", "--json")
     assert code == 0
     assert "damaged" in err and json.loads(out)["history"]["baseline_recorded"] is True
+
+
+def test_before_a_creation_means_removed(
+    capsys: pytest.CaptureFixture[str], workspace: Path
+) -> None:
+    run(capsys, str(workspace), "--changes")
+    new = "daily/2026-03-05/new.md"
+    (workspace / new).parent.mkdir(parents=True)
+    (workspace / new).write_text("agent wrote this\n")
+    (entry,) = changes(capsys, workspace)["entries"]
+    code, _, _ = run(capsys, str(workspace), "--revert", new, "--to", f"{entry['id']}^")
+    assert code == 0 and not (workspace / new).exists()
+    assert changes(capsys, workspace)["entries"][0]["kind"] == "deleted"
