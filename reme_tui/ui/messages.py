@@ -104,6 +104,15 @@ class PreviewReady(Message):
 
 
 @dataclass
+class AnchorFound(Message):
+    """Where heading ``anchor`` of ``path`` is (``span``: first and last line; None: absent)."""
+
+    path: str
+    anchor: str
+    span: tuple[int, int] | None
+
+
+@dataclass
 class NeighboursReady(Message):
     """The links (and similar memories) of ``path`` were recomputed after a change."""
 

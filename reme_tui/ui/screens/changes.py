@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -70,6 +70,29 @@ class TimelineLoaded(Message):
 @dataclass
 class DiffLoaded(Message):
     diff: ChangeDiff
+
+
+@dataclass
+class HistoryFailed(Message):
+    """Reading or marking the history failed with ``text``."""
+
+    text: str
+
+
+@dataclass
+class Marked(Message):
+    count: int
+
+
+@dataclass
+class Reverted(Message):
+    result: Any  # revert.RevertResult
+    delta: Any  # the engine's Delta
+
+
+@dataclass
+class ChurnReady(Message):
+    view: Any  # a renderable for the diff pane
 
 
 @dataclass
@@ -309,9 +332,13 @@ class ChangesScreen(ShowsWorkerFailures, Screen[None]):
             stats = history.stats()
             matching = history.count(self.filter)
         except HistoryError as error:
-            self.app.call_from_thread(self.notify, str(error), severity="error")
+            self.post_message(HistoryFailed(str(error)))
             return
         self.post_message(TimelineLoaded([*kept, *page], stats, matching))
+
+    @on(HistoryFailed)
+    def _history_failed(self, message: HistoryFailed) -> None:
+        self.notify(message.text, severity="error")
 
     @on(TimelineLoaded)
     def _loaded(self, message: TimelineLoaded) -> None:
@@ -456,10 +483,14 @@ class ChangesScreen(ShowsWorkerFailures, Screen[None]):
         try:
             count = history.mark_reviewed(ids) if ids is not None else history.mark_reviewed_until()
         except HistoryError as error:
-            self.app.call_from_thread(self.notify, str(error), severity="error")
+            self.post_message(HistoryFailed(str(error)))
             return
-        self.app.call_from_thread(self.reme.history_changed)
-        self.app.call_from_thread(self.notify, f"{count} marked reviewed", timeout=2)
+        self.post_message(Marked(count))
+
+    @on(Marked)
+    def _marked(self, message: Marked) -> None:
+        self.reme.history_changed()
+        self.notify(f"{message.count} marked reviewed", timeout=2)
 
     # -- revert --------------------------------------------------------------
 
@@ -502,15 +533,15 @@ class ChangesScreen(ShowsWorkerFailures, Screen[None]):
     @work(thread=True, exclusive=True, group="changes-revert", exit_on_error=False)
     def run_revert(self, plan: RevertPlan) -> None:
         result, delta = self.reme.engine.revert(plan)
-        self.app.call_from_thread(self.reme.publish, delta)
-        for path, why in result.refused:
-            self.app.call_from_thread(
-                self.notify, f"{path}: {why}", title="Not reverted", severity="warning", timeout=8
-            )
-        if result.written:
-            self.app.call_from_thread(
-                self.notify, f"Reverted {len(result.written)} file(s)", timeout=3
-            )
+        self.post_message(Reverted(result, delta))
+
+    @on(Reverted)
+    def _reverted(self, message: Reverted) -> None:
+        self.reme.publish(message.delta)
+        for path, why in message.result.refused:
+            self.notify(f"{path}: {why}", title="Not reverted", severity="warning", timeout=8)
+        if message.result.written:
+            self.notify(f"Reverted {len(message.result.written)} file(s)", timeout=3)
 
     # -- tag churn and closing -----------------------------------------------
 
@@ -523,10 +554,13 @@ class ChangesScreen(ShowsWorkerFailures, Screen[None]):
         try:
             entries = history.entries(where=self.filter)
         except HistoryError as error:
-            self.app.call_from_thread(self.notify, str(error), severity="error")
+            self.post_message(HistoryFailed(str(error)))
             return
-        view = churn_view(entries)
-        self.app.call_from_thread(self.query_one("#changes-diff", Static).update, view)
+        self.post_message(ChurnReady(churn_view(entries)))
+
+    @on(ChurnReady)
+    def _churn_ready(self, message: ChurnReady) -> None:
+        self.query_one("#changes-diff", Static).update(message.view)
 
     def action_close(self) -> None:
         self.app.pop_screen()

@@ -28,6 +28,7 @@ from reme_tui.engine.tags import OrderBy
 from reme_tui.ui.focus import focus_now
 from reme_tui.ui.history import History, Visit
 from reme_tui.ui.messages import (
+    AnchorFound,
     CompatCounted,
     HistoryCounted,
     IndexBuilt,
@@ -97,9 +98,7 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
         Binding("right_square_bracket", "forward", "Forward", id="forward"),
         Binding("e", "edit", "Edit", id="edit"),
         Binding("y", "copy_path", "Copy path", id="copy_path"),
-        Binding(
-            "Y", "copy_path(True)", "Copy absolute path", show=False, id="copy_absolute_path"
-        ),
+        Binding("Y", "copy_path(True)", "Copy absolute path", show=False, id="copy_absolute_path"),
         Binding("t", "edit_tags", "Tags", id="edit_tags"),
         Binding("d", "tag_dupes", "Dupes", id="tag_dupes"),
         Binding("c", "app.changes", "Changes", show=False, id="changes"),
@@ -568,9 +567,11 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
     @work(thread=True, exclusive=True, group="anchor", exit_on_error=False)
     def _open_at_anchor(self, path: str, anchor: str) -> None:
         span = self._anchor_span(path, anchor)
-        self.app.call_from_thread(self._anchor_found, path, anchor, span)
+        self.post_message(AnchorFound(path, anchor, span))
 
-    def _anchor_found(self, path: str, anchor: str, span: tuple[int, int] | None) -> None:
+    @on(AnchorFound)
+    def _anchor_found(self, message: AnchorFound) -> None:
+        path, anchor, span = message.path, message.anchor, message.span
         if span is None:
             self.notify(f"No heading “{anchor}” in {path}; opened at the top", timeout=3)
             self.open_memory(path)
