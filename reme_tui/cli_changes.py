@@ -13,7 +13,6 @@ No UI imports: headless modes stay free of Textual.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -155,7 +154,7 @@ def _mark_reviewed(history: ChangeHistory, args: argparse.Namespace, error: type
     marked = history.mark_reviewed_until(until)
     left = history.unreviewed_count()
     if args.json:
-        print(json.dumps({"marked": marked, "unreviewed": left}))
+        print(for_json({"marked": marked, "unreviewed": left}, indent=None))
     else:
         print(f"marked {marked} change(s) reviewed; {left} left to review")
     return EXIT_OK

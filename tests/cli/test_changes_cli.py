@@ -147,3 +147,15 @@ def test_before_a_creation_means_removed(
     code, _, _ = run(capsys, str(workspace), "--revert", new, "--to", f"{entry['id']}^")
     assert code == 0 and not (workspace / new).exists()
     assert changes(capsys, workspace)["entries"][0]["kind"] == "deleted"
+
+
+def test_hostile_names_never_reach_the_terminal_raw(
+    capsys: pytest.CaptureFixture[str], workspace: Path
+) -> None:
+    run(capsys, str(workspace), "--changes")
+    evil = "digest/\x1b]0;pwned\x07.md"
+    (workspace / evil).write_text(memory("x\n", name="\x1b[2J wiped"))
+    code, out, _ = run(capsys, str(workspace), "--changes")
+    assert code == 0 and "\x1b" not in out and "\x07" not in out
+    code, out, _ = run(capsys, str(workspace), "--changes", "--json")
+    assert "\x1b" not in out and json.loads(out)["entries"][0]["path"] == evil
