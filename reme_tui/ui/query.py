@@ -21,7 +21,8 @@ from reme_tui.engine.filters import NO_FILTERS, Filters
 from reme_tui.engine.reme_filter import MetaArgError, MetaTest, meta_test
 from reme_tui.engine.tags import normalize_tag
 
-_TOKEN = re.compile(r"(?:(?<=\s)|^)(-?)([A-Za-z_][\w.-]*):(\"[^\"]*\"|\S*)")
+# A quoted value may hold spaces; an unclosed quote runs to the end (still being typed).
+_TOKEN = re.compile(r"(?:(?<=\s)|^)(-?)([A-Za-z_][\w.-]*):(\"[^\"]*(?:\"|$)|\S*)")
 _KEYWORDS = frozenset({"tag", "since", "until", "in", "path"})
 
 
@@ -118,55 +119,66 @@ def parse_query(
     meta: list[MetaTest] = []
     pending = False
     kept: list[str] = []
+    in_box: list[str] = []  # the box keeps the text and every token with an error
     pending_token = ""
     position = 0
     for match in _TOKEN.finditer(text):
-        raw_key, raw_value = match.group(2), match.group(3)
-        if raw_key.lower() not in _KEYWORDS and (
-            raw_key not in meta_keys or not raw_value or raw_value.startswith("//")
-        ):
-            continue  # `ratio:3`, `note:` or `https://...` is text, not a filter
-        finished = complete or match.end() < len(text)
-        kept.append(text[position : match.start()])
-        position = match.end()
-        if not finished:
-            pending = True  # still being typed: hidden from the search, left in the box
-            pending_token = match.group(0)
-            continue
-        negate, key, value = match.group(1), match.group(2).lower(), match.group(3).strip('"')
-        if key not in _KEYWORDS:
-            if negate:
-                errors.append(f"only tags can be excluded, not {match.group(2)}:")
+        errors_before = len(errors)
+        try:
+            raw_key, raw_value = match.group(2), match.group(3)
+            if raw_key.lower() not in _KEYWORDS and (
+                raw_key not in meta_keys or not raw_value or raw_value.startswith("//")
+            ):
+                continue  # `ratio:3`, `note:` or `https://...` is text, not a filter
+            unclosed = raw_value.startswith('"') and (len(raw_value) == 1 or raw_value[-1] != '"')
+            finished = complete or (match.end() < len(text) and not unclosed)
+            kept.append(text[position : match.start()])
+            in_box.append(text[position : match.start()])
+            position = match.end()
+            if not finished:
+                pending = True  # still being typed: hidden from the search, left in the box
+                pending_token = match.group(0)
                 continue
-            try:
-                meta.append(meta_test(match.group(2), _json_or_text(value)))
-            except MetaArgError as error:
-                errors.append(str(error))
-            continue
-        if key in ("in", "path"):
-            if negate or not value:
-                errors.append(f"{key}: expects a path" if not value else f"-{key}: is not a filter")
+            negate, key, value = match.group(1), match.group(2).lower(), match.group(3).strip('"')
+            if key not in _KEYWORDS:
+                if negate:
+                    errors.append(f"only tags can be excluded, not {match.group(2)}:")
+                    continue
+                try:
+                    meta.append(meta_test(match.group(2), _json_or_text(value)))
+                except MetaArgError as error:
+                    errors.append(str(error))
+                continue
+            if key in ("in", "path"):
+                if negate or not value:
+                    wrong = f"{key}: expects a path" if not value else f"-{key}: is not a filter"
+                    errors.append(wrong)
+                else:
+                    (prefixes if key == "in" else paths).append(value)
+                continue
+            if key == "tag":
+                canonical = normalize_tag(value)
+                if canonical is None:
+                    errors.append(f"not a valid tag: {value!r}")
+                else:
+                    (excluded if negate else tags).append(canonical)
             else:
-                (prefixes if key == "in" else paths).append(value)
-            continue
-        if key == "tag":
-            canonical = normalize_tag(value)
-            if canonical is None:
-                errors.append(f"not a valid tag: {value!r}")
-            else:
-                (excluded if negate else tags).append(canonical)
-        else:
-            date = date_or_none(value)
-            if date is None:
-                errors.append(f"{key}: expects {EXPECTED}, got {value!r}")
-            elif key == "since":
-                since = date
-            else:
-                until = date
+                date = date_or_none(value)
+                if date is None:
+                    errors.append(f"{key}: expects {EXPECTED}, got {value!r}")
+                elif key == "since":
+                    since = date
+                else:
+                    until = date
+        finally:
+            if len(errors) > errors_before:  # a bad token stays in the box, marked, until fixed
+                in_box.append(match.group(0))
     kept.append(text[position:])
+    in_box.append(text[position:])
     remaining = re.sub(r"\s{2,}", " ", "".join(kept))
     remaining = remaining.strip() if complete else remaining.lstrip()
-    box = remaining + pending_token if pending_token else remaining
+    box = re.sub(r"\s{2,}", " ", "".join(in_box)).lstrip()
+    box = box + pending_token if pending_token else box
     return ParsedQuery(
         remaining, tags, excluded, since, until, errors, pending, box, prefixes, paths, meta
     )

@@ -66,6 +66,7 @@ class SearchBar(Vertical):
         super().__init__(id=id)
         self.state = SearchState()
         self.parse_errors: list[str] = []
+        self.hints: list[str] = []  # quiet notes, e.g. a tag no memory carries
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="search-row"):
@@ -94,6 +95,11 @@ class SearchBar(Vertical):
         self, state: SearchState, *, submitted: bool = False, sync_query: bool = True
     ) -> None:
         """Replace the whole state, updating every control, and announce it."""
+        chips = {*state.filters.tags, *state.filters.exclude_tags}
+        hints = [hint for hint in self.hints if hint.removeprefix("no such tag: ") in chips]
+        if hints != self.hints:
+            self.hints = hints
+            self.set_message("")
         changed = state != self.state
         self.state = state
         self._sync_controls(sync_query=sync_query)
@@ -107,6 +113,7 @@ class SearchBar(Vertical):
         self.set_state(self.state.without_tag(tag))
 
     def clear(self) -> None:
+        self.parse_errors = []
         self.set_state(SearchState())
 
     def set_mode(self, mode: str, tooltip: str | None = None) -> None:
@@ -116,9 +123,13 @@ class SearchBar(Vertical):
         label.tooltip = tooltip
 
     def set_message(self, message: str) -> None:
+        """Show ``message`` after the query's own errors and hints, which stay until the
+        token is fixed (a search finishing does not wipe them)."""
+        text = "; ".join(part for part in (*self.parse_errors, *self.hints, message) if part)
         label = self.query_one("#search-message", Label)
-        label.update(message)
-        label.display = bool(message)
+        label.update(text)
+        label.display = bool(text)
+        self.query_one(QueryInput).set_class(bool(self.parse_errors), "-invalid")
 
     def action_toggle_all(self) -> None:
         self.set_state(self.state.with_filters(all_tags=not self.state.filters.all_tags))
@@ -202,7 +213,15 @@ class SearchBar(Vertical):
             with query.prevent(Input.Changed):
                 query.value = remaining
                 query.cursor_position = len(remaining)
-        self.set_message("; ".join(parsed.errors))
+        self.parse_errors = list(parsed.errors)
+        if parsed.tags or parsed.exclude_tags:
+            known = {tag for tag, _count in engine.list_tags()} if engine is not None else set()
+            self.hints = [
+                f"no such tag: {tag}"
+                for tag in (*state.filters.tags, *state.filters.exclude_tags)
+                if known and tag not in known
+            ]
+        self.set_message("")
         self.set_state(replace(state, text=parsed.text), submitted=submitted, sync_query=False)
 
     @on(QueryInput.RemoveLastChip)
