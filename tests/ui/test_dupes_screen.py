@@ -184,6 +184,29 @@ async def test_dismissed_cluster_is_remembered(app_factory: AppFactory, workspac
         assert all("acme" not in c.tags for c in screen.clusters)
 
 
+async def test_unwritable_data_dir_is_a_notice_not_a_crash(
+    app_factory: AppFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    data = Path(os.environ["XDG_DATA_HOME"])
+    data.parent.mkdir(parents=True, exist_ok=True)
+    data.write_text("a file where the data directory should be")  # unwritable, even as root
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        seen: list[str] = []
+        notify = app.notify
+        monkeypatch.setattr(app, "notify", lambda m, **kw: (seen.append(str(m)), notify(m, **kw)))
+        monkeypatch.setattr(screen, "notify", app.notify)
+        acme = next(i for i, c in enumerate(screen.clusters) if "acme" in c.tags)
+        screen.query_one(DataTable).move_cursor(row=acme)
+        await pilot.pause()
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.is_running and any("Not remembered" in m for m in seen)
+
+
 async def test_status_bar_counts_what_reme_drops(app_factory: AppFactory) -> None:
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:

@@ -388,7 +388,11 @@ class DupesScreen(ShowsWorkerFailures, Screen[None]):
         cluster = self.selected
         if cluster is None:
             return
-        DismissedPairs(self.reme.engine.root).dismiss(cluster.tags)
+        try:
+            DismissedPairs(self.reme.engine.root).dismiss(cluster.tags)
+        except OSError as error:  # a read-only or full data directory
+            self.notify(f"Not remembered: {error}", severity="error", timeout=8)
+            return
         self.notify(f"Not duplicates: {', '.join(cluster.tags)} (remembered)")
         self.refresh_clusters()
 
@@ -399,9 +403,13 @@ class DupesScreen(ShowsWorkerFailures, Screen[None]):
             return
         member = cluster.members[self.member_index % len(cluster.members)]
         store = DismissedPairs(self.reme.engine.root)
-        for other in cluster.tags:
-            if other != member.tag:
-                store.dismiss((member.tag, other))
+        try:
+            for other in cluster.tags:
+                if other != member.tag:
+                    store.dismiss((member.tag, other))
+        except OSError as error:  # a read-only or full data directory
+            self.notify(f"Not remembered: {error}", severity="error", timeout=8)
+            return
         self.notify(f"{member.tag} is not a duplicate of the others (remembered)")
         self.refresh_clusters()
 
