@@ -171,3 +171,30 @@ async def test_after_a_live_change_the_preview_score_is_the_lists(
         row = next(r for r in pane.rows if r.path == first.path)
         assert row.score != first.score  # the new document moved the BM25 statistics
         assert f"score {row.score:.3f}" in str(meta.render())
+
+
+async def test_selection_follows_a_rename_and_keeps_the_neighbour_on_delete(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one(ResultsPane)
+        app.screen.query_one(ResultList).focus()
+        await pilot.press("down", "down")
+        await settle(pilot)
+        selected = pane.selected.path
+        old = workspace / selected
+        new_rel = selected.replace(".md", "-renamed.md")
+        old.rename(workspace / new_rel)
+        await app.apply_changes([selected, new_rel])
+        await settle(pilot)
+        assert pane.selected.path == new_rel
+        assert app.screen.query_one("#preview").path == new_rel
+        index = pane.query_one(ResultList).highlighted
+        below = pane.rows[index + 1].path
+        (workspace / new_rel).unlink()
+        await app.apply_changes([new_rel])
+        await settle(pilot)
+        assert pane.query_one(ResultList).highlighted == index  # the neighbour, not row 0
+        assert pane.selected.path == below

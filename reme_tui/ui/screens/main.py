@@ -202,7 +202,13 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
         self.refresh_meta()
         self.run_search(immediate=True)
         preview = self.query_one(Preview)
-        if preview.path in delta.removed:
+        if preview.path in delta.removed and len(delta.removed) == len(delta.added) == 1:
+            old, new = preview.path, delta.added[0]  # a rename (or a move): follow it
+            self.query_one(ResultsPane).renamed[old] = new
+            self.history.forget(old)
+            self.notify(f"{old} → {new}", title="Renamed", timeout=3)
+            self.load_preview(new, None, None, keep_scroll=True)
+        elif preview.path in delta.removed:
             self.history.forget(preview.path)
             self.notify(f"{preview.path} was deleted", severity="warning")
             self.preview_serial += 1

@@ -71,6 +71,7 @@ class ResultsPane(Vertical):
         self.rows: list[ResultRow] = []
         self.terms: list[str] = []
         self.total = 0  # matches in all; more than the rows when the list can page further
+        self.renamed: dict[str, str] = {}  # old path -> new, for the selection to follow
         self.border_title = "Results"
 
     def compose(self) -> ComposeResult:
@@ -100,6 +101,7 @@ class ResultsPane(Vertical):
         (by path and line) and the scroll position survive, else the first row is selected."""
         result_list = self.query_one(ResultList)
         previous = self.selected if keep else None
+        previous_index = result_list.highlighted
         keep_offset = result_list.scroll_offset
         self.rows, self.terms = rows, terms
         visible = max(20, (result_list.content_size.width or self.app.size.width // 2) - 3)
@@ -118,11 +120,14 @@ class ResultsPane(Vertical):
         index = 0
         if previous is not None:
             keys = [row.key for row in rows]
+            paths = [row.path for row in rows]
+            followed = self.renamed.pop(previous.path, previous.path)  # a rename: follow it
             if previous.key in keys:
                 index = keys.index(previous.key)
-            else:
-                paths = [row.path for row in rows]
-                index = paths.index(previous.path) if previous.path in paths else 0
+            elif followed in paths:
+                index = paths.index(followed)
+            else:  # the row is gone (deleted): keep its neighbour, not the first row
+                index = min(previous_index or 0, len(rows) - 1)
         with result_list.prevent(OptionList.OptionHighlighted):
             result_list.highlighted = index
         if previous is not None and index:
