@@ -286,7 +286,7 @@ def test_changes_view_snapshot(
         screen = app.screen
         screen.query_one(DataTable).move_cursor(row=_row_of(screen, KICKOFF))
         await settle(pilot, quiet=0.3)
-        await wait_for(pilot, lambda: "Tags" in _diff_text(screen))
+        await wait_for(pilot, lambda: f"modified {KICKOFF}" in _diff_text(screen))
         await settle(pilot, quiet=0.2)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

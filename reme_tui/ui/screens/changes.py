@@ -167,7 +167,7 @@ def diff_view(diff: ChangeDiff) -> Text:
     text.append(f" · {_SOURCE_WORDS.get(entry.source, entry.source)}")
     if entry.name:
         text.append(f" · {entry.name}")
-    text.append("\n")
+    text.append(f"\n{entry.summary}\n", style="italic")
     if diff.error:
         text.append(f"\n{diff.error}\n", style="bold red")
         return text
