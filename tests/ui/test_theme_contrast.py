@@ -1,0 +1,71 @@
+"""Every bundled theme meets WCAG AA (4.5:1) for text in every state, computed from the
+theme files: plain and coloured text on the background, the surface, the panel, and on the
+selected row (focused and unfocused), where the rows keep their coloured paths and tags."""
+
+from __future__ import annotations
+
+import pytest
+from textual.color import Color
+
+from reme_tui.ui.themes import BUNDLED_THEMES_DIR, load_themes
+
+AA = 4.5
+TEXTS = (
+    "foreground",
+    "text-muted",
+    "text-primary",
+    "text-secondary",
+    "text-accent",
+    "text-success",
+    "text-warning",
+    "text-error",
+)
+BASES = (
+    "background",
+    "surface",
+    "panel",
+    "block-cursor-background",
+    "block-cursor-blurred-background",
+)
+THEMES = load_themes(BUNDLED_THEMES_DIR).themes
+
+
+def luminance(color: Color) -> float:
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(color.r) + 0.7152 * channel(color.g) + 0.0722 * channel(color.b)
+
+
+def contrast(a: Color, b: Color) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def resolve(variables: dict[str, str], name: str, under: Color) -> Color:
+    """A theme variable as painted over ``under`` (``auto`` text and alpha resolved)."""
+    raw = variables[name]
+    if raw.startswith("auto"):
+        alpha = float(raw.split()[1].rstrip("%")) / 100 if " " in raw else 1.0
+        return under.get_contrast_text(alpha)
+    color = Color.parse(raw)
+    return under.blend(color.with_alpha(1.0), color.a) if color.a < 1 else color
+
+
+def test_there_are_bundled_themes() -> None:
+    assert {theme.name for theme in THEMES} >= {"reme-dusk", "reme-forest", "reme-paper"}
+
+
+@pytest.mark.parametrize("theme", THEMES, ids=lambda theme: theme.name)
+def test_text_meets_wcag_aa_in_every_state(theme) -> None:  # type: ignore[no-untyped-def]
+    variables = theme.to_color_system().generate()
+    surface = Color.parse(variables["surface"])
+    failures = []
+    for base_name in BASES:
+        base = resolve(variables, base_name, surface)
+        for text_name in TEXTS:
+            ratio = contrast(resolve(variables, text_name, base), base)
+            if ratio < AA:
+                failures.append(f"{text_name} on {base_name}: {ratio:.2f}")
+    assert not failures, failures
