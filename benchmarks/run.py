@@ -53,6 +53,8 @@ def measure(size: int) -> dict[str, float]:
     from reme_tui.engine.search import SearchQuery
 
     root = generate(WORKSPACES / f"ws-{size}", size)
+    # The app rows record a change history: keep it out of the user's data directory.
+    os.environ["XDG_DATA_HOME"] = str(WORKSPACES / f"data-{size}")
     rows: dict[str, float] = {}
     opens = []
     engine = None
