@@ -24,6 +24,26 @@ from reme_tui.engine.tag_lints import LINT_CODES
 _SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "dim"}
 
 
+MESSAGE_MIN = 24  # columns the message always gets, even at 80 columns
+
+
+def column_widths(diagnostics: list[Any], width: int) -> list[int]:
+    """Path, line, severity, kind and message widths for a table ``width`` wide: the
+    path is cut (…) before the message loses its place; the message takes the rest."""
+    gaps = 2 * 5  # the table pads each cell by one column on both sides
+
+    def widest(values: list[str], floor: int) -> int:
+        return max([floor, *(len(v) for v in values)])
+
+    line = widest(["" if d.line is None else str(d.line) for d in diagnostics], 4)
+    severity = widest([d.severity for d in diagnostics], 8)
+    kind = min(widest([d.code for d in diagnostics], 4), 22)
+    path = widest([d.path for d in diagnostics], 4)
+    room = width - gaps - line - severity - kind
+    path = max(12, min(path, room - MESSAGE_MIN, room // 2))
+    return [path, line, severity, kind, max(MESSAGE_MIN, room - path)]
+
+
 class DiagnosticsScreen(ModalScreen[str | None]):
     """Dismisses with the chosen path (to open it) or None."""
 
@@ -52,19 +72,24 @@ class DiagnosticsScreen(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Path", "Line", "Severity", "Kind", "Message")
+        # the body is 95% wide with a border; keep a column for the scrollbar
+        widths = column_widths(self.diagnostics, int(self.app.size.width * 0.95) - 5)
+        labels = ("Path", "Line", "Severity", "Kind", "Message")
+        for label, width in zip(labels, widths, strict=True):
+            table.add_column(label, width=width)
         self._fill(table)
         table.focus()
 
     def _fill(self, table: DataTable[Any]) -> None:
         for index, diagnostic in enumerate(self.diagnostics):
             table.add_row(  # Text: messages quote [[wikilinks]], which are not markup
-                Text(diagnostic.path),
+                Text(diagnostic.path, overflow="ellipsis", no_wrap=True),
                 "" if diagnostic.line is None else str(diagnostic.line),
                 Text(diagnostic.severity, style=_SEVERITY_STYLE.get(diagnostic.severity, "")),
                 Text(diagnostic.code),
-                Text(diagnostic.message),
+                Text(diagnostic.message),  # wraps in its column: all of it, no sideways scroll
                 key=str(index),
+                height=None,
             )
 
     def _current(self) -> Any | None:
