@@ -17,6 +17,7 @@ from typing import Any
 
 from reme_tui.config import Settings
 from reme_tui.ui.app import make_app
+from reme_tui.ui.options import AppOptions
 from reme_tui.ui.screens.main import MainScreen
 from reme_tui.ui.widgets.preview import Preview
 from reme_tui.ui.widgets.results import ResultList, ResultsPane
@@ -88,7 +89,7 @@ def _ms_since(start: float) -> float:
 
 async def _drive(root: Path, probe: _Probe) -> float:
     started = time.perf_counter()
-    app = make_app(root, Settings(), watch=False, persist_theme=False)
+    app = make_app(root, Settings(), AppOptions(watch=False, persist_theme=False))
     async with app.run_test(size=(160, 45)) as pilot:
         first_paint = _ms_since(started)
         while not app.engine.is_built:

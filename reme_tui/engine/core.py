@@ -103,6 +103,15 @@ class EngineConfig:
         return self.layout.memory_roots
 
 
+@dataclass(frozen=True, slots=True)
+class BuildOutcome:
+    """How `Engine.build` went: from the saved index (warm) or not, and whether the saved
+    index is behind the files (only when the caller asked it not to save)."""
+
+    warm: bool
+    unsaved: bool
+
+
 @dataclass(slots=True)
 class Delta:
     """What one `apply` changed."""
@@ -238,10 +247,15 @@ class Engine:
         progress: ProgressCallback | None = None,
         cancel: threading.Event | None = None,
         notice: Callable[[str], None] | None = None,
-    ) -> None:
+        *,
+        save: bool = True,
+    ) -> BuildOutcome:
         """Index every memory: from the saved index plus what changed since, when there is
         a usable one, else from scratch. Safe to call again (acts as a full refresh).
-        ``notice`` hears what the user should know but that does not stop the build."""
+        ``notice`` hears what the user should know but that does not stop the build.
+
+        With `save=False` nothing is written: the caller saves later (the app does it after
+        showing the index) when the outcome says the saved index is behind."""
         problem = worker_setting_problem()
         if notice is not None and problem is not None:
             notice(problem)
@@ -253,17 +267,21 @@ class Engine:
                     notice(f"{invalid}; rebuilding the index")
             else:
                 try:
-                    self._warm_start(snapshot, progress)
+                    behind = self._warm_start(snapshot, progress)
                 except StoreInvalid as invalid:
                     if notice is not None:
                         notice(f"{invalid}; rebuilding the index")
                 else:
-                    self._report_save(notice)
-                    return
+                    if behind and save:
+                        behind = not self.save()
+                        self._report_save(notice)
+                    return BuildOutcome(warm=True, unsaved=behind)
         self._cold_build(progress, cancel)
-        if self.is_built:
-            self.save()
+        unsaved = self.is_built and self._store is not None
+        if unsaved and save:
+            unsaved = not self.save()
             self._report_save(notice)
+        return BuildOutcome(warm=False, unsaved=unsaved)
 
     def _report_save(self, notice: Callable[[str], None] | None) -> None:
         if notice is not None and self.save_error is not None:
@@ -315,9 +333,10 @@ class Engine:
         )
         return found, diagnostics
 
-    def _warm_start(self, snapshot: Snapshot, progress: ProgressCallback | None) -> None:
+    def _warm_start(self, snapshot: Snapshot, progress: ProgressCallback | None) -> bool:
         """Restore the snapshot, then re-check only files whose stat moved (or is too recent
-        to trust: a write in the same clock tick as the save is hashed, not trusted)."""
+        to trust: a write in the same clock tick as the save is hashed, not trusted).
+        True when the saved index is now behind the files."""
         found, scan_diagnostics = self._scan_all()
         trust_before = snapshot.saved_at_ns - 2_000_000_000
         delta = Delta()
@@ -338,8 +357,7 @@ class Engine:
             self.is_built = True
         if progress is not None:
             progress(len(found), len(found))
-        if not delta.is_empty or self._stat_only_changes:
-            self.save()
+        return not delta.is_empty or self._stat_only_changes
 
     def _restore(self, snapshot: Snapshot) -> None:
         """Load a snapshot into the indexes; StoreInvalid (nothing kept) when its parts do

@@ -13,9 +13,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
 from dataclasses import replace
 from functools import partial
+from importlib import resources
 from pathlib import Path
 from typing import ClassVar
 
@@ -23,6 +23,7 @@ from textual import events, work
 from textual.app import App, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.theme import Theme
+from textual.timer import Timer
 
 from reme_tui.config import (
     DEFAULT_THEME,
@@ -35,7 +36,7 @@ from reme_tui.config import (
 from reme_tui.engine.core import Delta, Engine, EngineConfig, WorkspaceError
 from reme_tui.engine.history import ChangeHistory, HistoryError
 from reme_tui.engine.loader import start_pool_helpers
-from reme_tui.engine.reme_config import RemeLayout
+from reme_tui.engine.saved_index import saved_index
 from reme_tui.engine.watch import awatch_batches
 from reme_tui.engine.workspace import PathOutsideWorkspace
 from reme_tui.ui.commands import Command, RemeCommands
@@ -48,23 +49,25 @@ from reme_tui.ui.messages import (
     IndexUpdating,
     OpenSource,
 )
+from reme_tui.ui.options import AppOptions, Clock
 from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
 from reme_tui.ui.screens.help import HelpScreen
 from reme_tui.ui.screens.main import MainScreen
 from reme_tui.ui.semantic_progress import start_semantic
-from reme_tui.ui.themes import BUNDLED_THEMES_DIR, load_themes
+from reme_tui.ui.themes import load_bundled_themes, load_themes
 from reme_tui.ui.widgets.tag_sidebar import TagSidebar
 from reme_tui.ui.worker_failures import ShowsWorkerFailures
 
-_LINE_EDITORS = {"vi", "vim", "nvim", "nano", "emacs", "micro", "hx", "kak", "helix", "joe"}
+SAVE_DELAY = 2.0  # seconds after the last change before the index is saved
 
-Clock = Callable[[], dt.datetime]
+_LINE_EDITORS = {"vi", "vim", "nvim", "nano", "emacs", "micro", "hx", "kak", "helix", "joe"}
 
 
 class RemeApp(ShowsWorkerFailures, App[None]):
     """A terminal browser for one ReMe memory workspace."""
 
-    CSS_PATH = "reme.tcss"
+    # From the package's resources (a wheel, a zip or a checkout alike), not a file path.
+    CSS = (resources.files("reme_tui.ui") / "reme.tcss").read_text(encoding="utf-8")
     TITLE = "reme-tui"
     COMMANDS = App.COMMANDS | {RemeCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -72,41 +75,34 @@ class RemeApp(ShowsWorkerFailures, App[None]):
     ]
 
     def __init__(
-        self,
-        engine: Engine,
-        settings: Settings,
-        *,
-        theme: str | None = None,
-        watch: bool | None = None,
-        build: bool = True,
-        clock: Clock | None = None,
-        theme_dirs: Iterable[Path] | None = None,
-        persist_theme: bool = True,
+        self, engine: Engine, settings: Settings, options: AppOptions | None = None
     ) -> None:
         super().__init__()
+        options = options or AppOptions()
         self.engine = engine
         self.settings = settings
-        self.watch_enabled = settings.index.watch if watch is None else watch
-        self.build_enabled = build
-        self.clock: Clock = clock or dt.datetime.now
-        self.persist_theme = persist_theme
+        self.watch_enabled = settings.index.watch if options.watch is None else options.watch
+        self.build_enabled = options.build
+        self.clock: Clock = options.clock or dt.datetime.now
+        self.persist_theme = options.persist_theme
         self.build_cancel = threading.Event()
+        self.index_unsaved = False
+        self._save_timer: Timer | None = None
         self.watch_stop = asyncio.Event()
         self.main_screen = MainScreen()
         self.startup_notes: list[tuple[str, str]] = []
-        dirs = (
-            list(theme_dirs) if theme_dirs is not None else [BUNDLED_THEMES_DIR, user_themes_dir()]
-        )
-        loaded = load_themes(*dirs)
+        user_dirs = options.theme_dirs if options.theme_dirs is not None else [user_themes_dir()]
+        loaded = load_themes(*user_dirs)
         self.reme_themes: list[str] = []
-        for loaded_theme in loaded.themes:
+        for loaded_theme in [*load_bundled_themes(), *loaded.themes]:
             self.register_theme(loaded_theme)
-            self.reme_themes.append(loaded_theme.name)
+            if loaded_theme.name not in self.reme_themes:
+                self.reme_themes.append(loaded_theme.name)
         for error in loaded.errors:
             self.startup_notes.append((f"Theme skipped: {error}", "warning"))
         for warning in settings.warnings:
             self.startup_notes.append((f"Config: {warning}", "warning"))
-        self.requested_theme = theme or settings.theme
+        self.requested_theme = options.theme or settings.theme
         for binding_id in unknown_keymap_ids(settings.keymap):
             self.startup_notes.append(
                 (
@@ -168,14 +164,15 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         self.build_cancel.set()
         self.watch_stop.set()
         self.engine.stop_embedding(timeout=2.0)
+        if self.index_unsaved and self.engine.is_built:
+            self.engine.save()  # on quit: the next start comes up warm with every change
 
     def _apply_theme(self, name: str) -> None:
         if name in self.available_themes:
             self.theme = name
             return
         self.notify(f"Unknown theme {name!r}; using {DEFAULT_THEME}", severity="warning")
-        if DEFAULT_THEME in self.available_themes:
-            self.theme = DEFAULT_THEME
+        self.theme = DEFAULT_THEME  # bundled: its absence stops the app at start
 
     def _theme_changed(self, theme: Theme) -> None:
         if not self.persist_theme or theme.name == self.settings.theme:
@@ -194,22 +191,29 @@ class RemeApp(ShowsWorkerFailures, App[None]):
 
     @work(thread=True, exclusive=True, group="index", name="index", exit_on_error=False)
     def build_index(self) -> None:
-        """The first full scan, in a thread; the screen paints before it finishes."""
+        """The first full scan (or the saved index), in a thread; the screen paints before
+        it finishes. Saving a fresh index waits until the screen has it."""
         screen = self.main_screen
         started = time.perf_counter()
         notices: list[str] = []  # a saved index rebuilt or not saved: told, not fatal
         try:
-            self.engine.build(
+            outcome = self.engine.build(
                 progress=lambda done, total: screen.post_message(IndexProgress(done, total)),
                 cancel=self.build_cancel,
                 notice=notices.append,
+                save=False,
             )
         except (OSError, WorkspaceError) as error:
             screen.post_message(IndexBuilt(time.perf_counter() - started, error=str(error)))
             return
-        if not self.build_cancel.is_set():
-            screen.post_message(IndexBuilt(time.perf_counter() - started, notices=notices))
-            self.record_history_at_start()
+        if self.build_cancel.is_set():
+            return
+        elapsed = time.perf_counter() - started
+        screen.post_message(IndexBuilt(elapsed, notices=notices, warm=outcome.warm))
+        self.record_history_at_start()
+        if outcome.unsaved:
+            self.index_unsaved = True
+            self.save_index_now()
 
     def record_history_at_start(self) -> None:
         """What changed while reme-tui was closed (the first time: a silent baseline), then
@@ -224,6 +228,22 @@ class RemeApp(ShowsWorkerFailures, App[None]):
             self.main_screen.post_message(HistoryCounted(None, 0, str(error)))
             return
         self.count_history()
+
+    def index_changed(self) -> None:
+        """Save the index a little after the last change of a burst, in the background."""
+        self.index_unsaved = True
+        if self._save_timer is not None:
+            self._save_timer.stop()
+        self._save_timer = self.set_timer(SAVE_DELAY, self.save_index)
+
+    @work(thread=True, exclusive=True, group="save", name="save", exit_on_error=False)
+    def save_index(self) -> None:
+        self.save_index_now()
+
+    def save_index_now(self) -> None:
+        self.index_unsaved = False
+        if not self.engine.save():
+            self.index_unsaved = True  # kept for the next change or the quit
 
     @work(thread=True, exclusive=True, group="model", name="model", exit_on_error=False)
     def load_model(self) -> None:
@@ -266,6 +286,7 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         if delta is not None and not delta.is_empty:
             self.main_screen.post_message(IndexUpdated(delta))
             self.history_changed()
+            self.index_changed()
 
     def history_changed(self) -> None:
         """The history recorded or marked something: recount, refresh an open Changes view."""
@@ -491,76 +512,48 @@ class RemeApp(ShowsWorkerFailures, App[None]):
 def make_app(
     workspace: Path,
     config: Settings | None = None,
+    options: AppOptions | None = None,
     *,
     engine: Engine | None = None,
-    theme: str | None = None,
-    watch: bool | None = None,
-    build: bool = True,
-    clock: Clock | None = None,
-    theme_dirs: Iterable[Path] | None = None,
-    persist_theme: bool = True,
 ) -> RemeApp:
-    """Build the app for ``workspace``; tests pass ``watch=False`` and a fixed ``clock``."""
-    settings = config or load_settings()
+    """Build the app for ``workspace`` (tests pass options without a watcher and a fixed
+    clock); raises WorkspaceError when the workspace cannot be opened."""
+    options = options or AppOptions()
+    settings = with_overrides(config or load_settings(), options)
     if engine is None:
-        engine = Engine.create(workspace, EngineConfig(tag_field=settings.index.tag_field))
-    return RemeApp(
-        engine,
-        settings,
-        theme=theme,
-        watch=watch,
-        build=build,
-        clock=clock,
-        theme_dirs=theme_dirs,
-        persist_theme=persist_theme,
-    )
+        config = EngineConfig(tag_field=settings.index.tag_field, all_markdown=options.all_markdown)
+        if options.layout is not None:
+            config = replace(config, layout=options.layout)
+        engine = Engine.create(workspace, config)
+        engine.chosen_because = options.chosen_because
+        engine.attach_store(
+            saved_index(
+                engine.root,
+                all_markdown=options.all_markdown,
+                enabled=options.use_saved_index,
+                rebuild=options.rebuild,
+            )
+        )
+    return RemeApp(engine, settings, options)
 
 
-def with_overrides(
-    settings: Settings,
-    model: str | None = None,
-    allow_download: bool | None = None,
-    vector_weight: float | None = None,
-) -> Settings:
+def with_overrides(settings: Settings, options: AppOptions) -> Settings:
     """`settings` with the semantic-search values given on the command line."""
     index, search = settings.index, settings.search
-    if model is not None:
-        index = replace(index, model=model)
-    if allow_download is not None:
-        index = replace(index, allow_download=allow_download)
-    if vector_weight is not None:
-        search = replace(search, vector_weight=vector_weight)
+    if options.model is not None:
+        index = replace(index, model=options.model)
+    if options.allow_download is not None:
+        index = replace(index, allow_download=options.allow_download)
+    if options.vector_weight is not None:
+        search = replace(search, vector_weight=options.vector_weight)
     return replace(settings, index=index, search=search)
 
 
 def run_app(
-    workspace: Path,
-    theme: str | None = None,
-    config_path: Path | None = None,
-    *,
-    watch: bool | None = None,
-    engine: Engine | None = None,
-    model: str | None = None,
-    allow_download: bool | None = None,
-    vector_weight: float | None = None,
-    layout: RemeLayout | None = None,
-    chosen_because: str | None = None,
+    workspace: Path, options: AppOptions | None = None, config_path: Path | None = None
 ) -> int:
-    """Run the terminal app; returns the process exit code (2 for a bad workspace).
-
-    `model`, `allow_download` and `vector_weight` (command-line flags) override the settings.
-    """
-    settings = with_overrides(load_settings(config_path), model, allow_download, vector_weight)
-    try:
-        if engine is None and layout is not None:
-            config = EngineConfig(tag_field=settings.index.tag_field, layout=layout)
-            engine = Engine.create(workspace, config)
-        if engine is not None:
-            engine.chosen_because = chosen_because
-        app = make_app(workspace, settings, engine=engine, theme=theme, watch=watch)
-    except WorkspaceError as error:
-        print(f"reme-tui: {error}", file=sys.stderr)
-        return 2
+    """Run the terminal app; returns the process exit code (WorkspaceError propagates)."""
+    app = make_app(workspace, load_settings(config_path), options)
     start_pool_helpers()  # while sys.stderr is still a real file (the app captures it)
     app.run()
     return app.return_code or 0

@@ -27,11 +27,13 @@ class IndexProgress(Message):
 
 @dataclass
 class IndexBuilt(Message):
-    """The first index build finished (or failed with ``error``)."""
+    """The first index build finished (or failed with ``error``); ``warm``: it came from
+    the saved index."""
 
     seconds: float
     error: str | None = None
     notices: list[str] = field(default_factory=list)  # e.g. the index could not be saved
+    warm: bool = False
 
 
 @dataclass

@@ -1,19 +1,24 @@
 """Theme files: TOML documents whose keys are Textual `Theme` fields.
 
-Bundled themes live in the repository's ``themes/`` directory; users add their own in
-``~/.config/reme-tui/themes/``. A broken file is reported (once) and skipped.
+Bundled themes ship inside the package (``reme_tui/ui/bundled_themes/``, read with
+importlib.resources, so they work from a wheel, a zip or a checkout alike); one missing or
+broken is an installation error, never a silent fallback. Users add their own in
+``~/.config/reme-tui/themes/``: a broken file there is reported (once) and skipped.
 """
 
 from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, fields
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-BUNDLED_THEMES_DIR = Path(__file__).resolve().parents[2] / "themes"
+BUNDLED_THEMES: Traversable = resources.files("reme_tui.ui") / "bundled_themes"
+BUNDLED_THEME_NAMES = ("reme-dusk", "reme-forest", "reme-paper")
 _COLOR_FIELDS = (
     "primary",
     "secondary",
@@ -34,13 +39,17 @@ class ThemeFileError(ValueError):
     """A theme file that cannot be used, with a message fit for the user."""
 
 
+class BundledThemeMissing(RuntimeError):
+    """A theme that ships with reme-tui is absent or broken: the installation is damaged."""
+
+
 @dataclass(frozen=True, slots=True)
 class ThemeLoad:
     themes: list[Theme]
     errors: list[str]
 
 
-def load_theme_file(path: Path) -> Theme:
+def load_theme_file(path: Path | Traversable) -> Theme:
     """Parse and validate one theme file."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -72,6 +81,22 @@ def load_theme_file(path: Path) -> Theme:
         return Theme(**data)
     except (TypeError, ValueError) as error:
         raise ThemeFileError(f"{path.name}: {error}") from error
+
+
+def load_bundled_themes() -> list[Theme]:
+    """The themes that ship with reme-tui; BundledThemeMissing if any cannot be loaded."""
+    themes = []
+    for name in BUNDLED_THEME_NAMES:
+        try:
+            theme = load_theme_file(BUNDLED_THEMES / f"{name}.toml")
+        except ThemeFileError as error:
+            raise BundledThemeMissing(
+                f"the bundled theme {name} cannot be loaded ({error}); reinstall reme-tui"
+            ) from None
+        if theme.name != name:
+            raise BundledThemeMissing(f"the bundled theme file {name}.toml names {theme.name}")
+        themes.append(theme)
+    return themes
 
 
 def load_themes(*directories: Path) -> ThemeLoad:

@@ -123,8 +123,18 @@ def test_diagnostics_json(workspace: Path, capsys: pytest.CaptureFixture[str]) -
         (["--query", "x", "--tag=---", "--tag", "  "], "no valid values"),
         (["--query", "x", "--limit", "0"], "positive"),
         (["--query", "  "], "query cannot be empty"),
-        (["--list-tags", "--tag", "alice"], "only apply with --query"),
-        (["--json"], "needs a headless mode"),
+        (
+            ["--list-tags", "--tag", "alice"],
+            "--tag only applies with --query, not with --list-tags",
+        ),
+        (["--json"], "--json only applies with a headless mode (--query, --list-tags"),
+        (["--order", "asc"], "--order only applies with --list-tags"),
+        (["--order-by", "tag"], "--order-by only applies with --list-tags"),
+        (["--query", "x", "--theme", "reme-paper"], "--theme only applies with the app"),
+        (["--list-tags", "--config", "c.toml"], "--config only applies with the app"),
+        (["--add-tag", "a.md", "x", "--rebuild"], "--rebuild only applies with"),
+        (["--query", "x", "--list-tags"], "--query and --list-tags cannot be combined"),
+        (["--limit", "5"], "--limit only applies with --query"),
     ],
 )
 def test_usage_errors_exit_2_with_message(

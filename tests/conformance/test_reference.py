@@ -30,8 +30,7 @@ from typing import Any
 
 import pytest
 
-from reme_tui import cli
-from reme_tui.cli import main
+from reme_tui.cli import main, opening
 
 HERE = Path(__file__).resolve().parent
 SCORE_TOLERANCE = 1e-6
@@ -111,7 +110,7 @@ def run_case(
     }
     cache: dict[str, Run] = {}
     engines: dict[tuple[str, bool], Any] = {}
-    original = cli.open_engine
+    original = opening.open_engine
 
     def open_engine_once(args: argparse.Namespace) -> Any:
         key = (str(Path(args.workspace).resolve()), bool(args.all_markdown))
@@ -125,7 +124,7 @@ def run_case(
         return cache[case["id"]]
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cli, "open_engine", open_engine_once)
+        patch.setattr(opening, "open_engine", open_engine_once)
         yield run
 
 

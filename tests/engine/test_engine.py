@@ -234,3 +234,22 @@ def test_start_method_never_spawns_an_unknown_main(monkeypatch: pytest.MonkeyPat
     assert loader.start_method() is None  # pytest is not reme-tui's entry point
     monkeypatch.setattr(threading, "active_count", lambda: 1)
     assert loader.start_method() == "fork"
+
+
+def test_builds_beside_a_ui_thread_stay_serial_unless_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+
+    from reme_tui.engine import loader
+
+    monkeypatch.delenv("REME_TUI_WORKERS", raising=False)
+    monkeypatch.setattr("os.cpu_count", lambda: 4)
+    assert loader.worker_count(10_000) == 4  # the main thread: headless modes
+    seen: list[int] = []
+    thread = threading.Thread(target=lambda: seen.append(loader.worker_count(10_000)))
+    thread.start()
+    thread.join()
+    assert seen == [1]  # the app's build worker
+    monkeypatch.setenv("REME_TUI_WORKERS", "2")
+    assert loader.worker_count(10_000, in_thread=True) == 2

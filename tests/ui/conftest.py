@@ -14,6 +14,7 @@ from textual.worker import WorkerCancelled
 
 from reme_tui.config import Settings, load_settings
 from reme_tui.ui.app import RemeApp, make_app
+from reme_tui.ui.options import AppOptions
 
 from .workspace import build_workspace
 
@@ -56,7 +57,8 @@ def app_factory(workspace: Path, settings: Settings) -> AppFactory:
         }
         options.update(overrides)
         config = options.pop("config", settings)
-        return make_app(workspace, config, **options)
+        engine = options.pop("engine", None)
+        return make_app(workspace, config, AppOptions(**options), engine=engine)
 
     return factory
 

@@ -557,9 +557,7 @@ async def test_theme_option_unknown_theme_and_broken_theme_file(
     themes = tmp_path / "themes"
     themes.mkdir()
     (themes / "broken.toml").write_text('name = "broken"\nprimary = "nope"\n', "utf-8")
-    from reme_tui.ui.themes import BUNDLED_THEMES_DIR
-
-    app = app_factory(theme="reme-forest", theme_dirs=[BUNDLED_THEMES_DIR, themes])
+    app = app_factory(theme="reme-forest", theme_dirs=(themes,))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.theme == "reme-forest"

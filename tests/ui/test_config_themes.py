@@ -6,8 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.config import default_config_path, load_settings, save_theme
-from reme_tui.ui.themes import BUNDLED_THEMES_DIR, ThemeFileError, load_theme_file, load_themes
+from reme_tui.config import DEFAULT_THEME, default_config_path, load_settings, save_theme
+from reme_tui.ui.themes import (
+    BUNDLED_THEME_NAMES,
+    BundledThemeMissing,
+    ThemeFileError,
+    load_bundled_themes,
+    load_theme_file,
+    load_themes,
+)
 
 
 def test_missing_config_means_defaults(tmp_path: Path) -> None:
@@ -77,10 +84,21 @@ def test_save_theme_changes_only_the_theme_line(tmp_path: Path) -> None:
     assert load_settings(fresh).theme == "reme-paper"
 
 
-def test_bundled_themes_load() -> None:
-    loaded = load_themes(BUNDLED_THEMES_DIR)
-    assert loaded.errors == []
-    assert {t.name for t in loaded.themes} >= {"reme-dusk", "reme-paper", "reme-forest"}
+def test_bundled_themes_load_from_the_package() -> None:
+    themes = load_bundled_themes()
+    assert [t.name for t in themes] == ["reme-dusk", "reme-forest", "reme-paper"]
+    assert DEFAULT_THEME in BUNDLED_THEME_NAMES
+
+
+def test_a_missing_bundled_theme_is_an_error_not_a_fallback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reme_tui.ui import themes
+
+    (tmp_path / "reme-dusk.toml").write_text('name = "reme-dusk"\nprimary = "#fff"\n', "utf-8")
+    monkeypatch.setattr(themes, "BUNDLED_THEMES", tmp_path)  # reme-forest, reme-paper absent
+    with pytest.raises(BundledThemeMissing, match="reme-forest"):
+        load_bundled_themes()
 
 
 @pytest.mark.parametrize(
@@ -106,7 +124,7 @@ def test_broken_theme_files_are_rejected_with_a_reason(
 def test_user_theme_dir_overrides_and_broken_files_are_skipped(tmp_path: Path) -> None:
     (tmp_path / "mine.toml").write_text('name = "mine"\nprimary = "#123456"\n', encoding="utf-8")
     (tmp_path / "bad.toml").write_text('name = "bad"\n', encoding="utf-8")
-    loaded = load_themes(BUNDLED_THEMES_DIR, tmp_path, tmp_path / "missing")
+    loaded = load_themes(tmp_path, tmp_path / "missing")
     names = {t.name for t in loaded.themes}
     assert "mine" in names and "bad" not in names
     assert len(loaded.errors) == 1 and "bad.toml" in loaded.errors[0]

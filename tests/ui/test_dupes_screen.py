@@ -14,6 +14,7 @@ from reme_tui.config import load_settings
 from reme_tui.engine.hygiene import DismissedPairs
 from reme_tui.engine.merge import Journal
 from reme_tui.ui.app import RemeApp, make_app
+from reme_tui.ui.options import AppOptions
 from reme_tui.ui.screens.dupes import DupesScreen, MergeConfirmScreen
 from reme_tui.ui.widgets.status_bar import StatusBar
 
@@ -63,7 +64,8 @@ def app_factory(workspace: Path, tmp_path: Path) -> AppFactory:
             "persist_theme": False,
         }
         options.update(overrides)
-        return make_app(workspace, load_settings(tmp_path / "config.toml"), **options)
+        settings = load_settings(tmp_path / "config.toml")
+        return make_app(workspace, settings, AppOptions(**options))
 
     return factory
 

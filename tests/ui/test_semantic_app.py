@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from reme_tui.config import Settings
-from reme_tui.ui.app import with_overrides
 from reme_tui.ui.widgets.neighbours import NeighboursList
 from reme_tui.ui.widgets.preview import Preview
 from tests.engine.tiny_model import build_tiny_model
@@ -47,7 +46,7 @@ def text_of(app, selector: str) -> str:  # type: ignore[no-untyped-def]
 async def test_hybrid_mode_explain_and_similar(
     app_factory: AppFactory, settings: Settings, model_dir: Path
 ) -> None:
-    app = app_factory(config=with_overrides(settings, model=str(model_dir)))
+    app = app_factory(model=str(model_dir))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await wait_for(pilot, lambda: app.engine.semantic_status().state == "ready")
@@ -77,7 +76,7 @@ async def test_hybrid_mode_explain_and_similar(
 async def test_similar_skips_linked_and_opens(
     app_factory: AppFactory, settings: Settings, model_dir: Path
 ) -> None:
-    app = app_factory(config=with_overrides(settings, model=str(model_dir)))
+    app = app_factory(model=str(model_dir))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await wait_for(pilot, lambda: app.engine.semantic_status().state == "ready")

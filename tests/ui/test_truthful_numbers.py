@@ -48,8 +48,9 @@ async def test_counts_say_how_many_match_and_the_list_pages_further(
     app_factory: AppFactory, big: Path
 ) -> None:
     from reme_tui.ui.app import make_app
+    from reme_tui.ui.options import AppOptions
 
-    app = make_app(big, small_pages(), watch=False, persist_theme=False)
+    app = make_app(big, small_pages(), AppOptions(watch=False, persist_theme=False))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         pane = app.screen.query_one(ResultsPane)

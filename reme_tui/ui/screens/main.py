@@ -178,7 +178,12 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
             status.set_index_state("index failed")
             self.notify(message.error, title="Indexing failed", severity="error", timeout=10)
             return
-        status.set_index_state("index ready", tooltip=f"first index took {message.seconds:.2f} s")
+        if message.warm:
+            tooltip = f"loaded the saved index in {message.seconds:.2f} s"
+            status.set_index_state("index ready (cached)", tooltip=tooltip)
+        else:
+            tooltip = f"first index took {message.seconds:.2f} s"
+            status.set_index_state("index ready", tooltip=tooltip)
         for notice in message.notices:
             self.notify(notice, title="Saved index", severity="warning", timeout=10)
         status.set_updated(self.reme.now())

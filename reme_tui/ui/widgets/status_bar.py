@@ -131,6 +131,9 @@ class StatusBar(Horizontal):
         for name, text in texts.items():
             label = self.query_one(f"#{name}", Label)
             label.update(text)
+            # The width fit() counted, not `auto`: an auto width was at times left at an
+            # earlier text's ("scanning…" cut "index ready" to "index"), by timing alone.
+            label.styles.width = max(cell_len(text), 1)
             label.display = bool(text)
 
     # -- what the screen reports ---------------------------------------------------
@@ -166,7 +169,7 @@ class StatusBar(Horizontal):
     def set_index_state(self, state: str, tooltip: str | None = None) -> None:
         self.busy = False
         self.progress_wanted = False
-        self._set("status-index", state, "ready" if state == "index ready" else state)
+        self._set("status-index", state, state.removeprefix("index "))
         self.query_one("#status-index", Label).tooltip = tooltip
         self._show_checks()
 

@@ -1,4 +1,5 @@
-"""The command line's part for real ReMe installations (issue 13).
+"""The command line's part for real ReMe installations (issue 13); its flags are in the
+table (`table.py`) with every other flag.
 
 * which workspace: WORKSPACE, else ``--reme-config``'s ``workspace_dir``, else ``.reme``
   discovery; ``--daily-dir`` / ``--digest-dir`` rename the memory folders;
@@ -15,60 +16,19 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from .engine.reme_config import RemeConfigError, WorkspaceChoice, choose_workspace
-from .engine.reme_filter import MetaArgError, MetaTest, parse_meta
-from .safe_text import for_json, for_terminal
+from ..engine.reme_config import RemeConfigError, WorkspaceChoice
+from ..engine.reme_config import choose_workspace as choose
+from ..engine.reme_filter import MetaArgError, MetaTest, parse_meta
+from ..safe_text import for_json, for_terminal
 
 if TYPE_CHECKING:
-    from .engine.core import Engine
-
-
-def add_flags(parser: argparse.ArgumentParser) -> None:
-    """`--fix-tags` joins the caller's mode group; the rest get their own groups."""
-    reme = parser.add_argument_group("ReMe installations")
-    reme.add_argument(
-        "--reme-config",
-        metavar="FILE",
-        help="ReMe's YAML config (reme start config=FILE): workspace_dir (relative to the "
-        "config's folder), daily_dir, digest_dir, session_dir, resource_dir, "
-        "include_frontmatter_in_metadata",
-    )
-    reme.add_argument("--daily-dir", metavar="DIR", help="ReMe's daily_dir (default: daily)")
-    reme.add_argument("--digest-dir", metavar="DIR", help="ReMe's digest_dir (default: digest)")
-    filters = parser.add_argument_group("ReMe search filters (with --query)")
-    filters.add_argument(
-        "--path", action="append", default=[], metavar="P", help="only this exact path (any of)"
-    )
-    filters.add_argument(
-        "--path-prefix",
-        action="append",
-        default=[],
-        metavar="P",
-        help="only paths starting with P (any of; plain text prefix, as ReMe's path_prefix)",
-    )
-    filters.add_argument(
-        "--meta",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="frontmatter KEY equals VALUE (JSON when it parses; a JSON list = any of); "
-        "needs include_frontmatter_in_metadata in the ReMe config",
-    )
-
-
-def add_fix_mode(modes: Any) -> None:
-    modes.add_argument(
-        "--fix-tags",
-        action="store_true",
-        help="fix agent junk tags (comma-joined, list-as-text, quotes, dates, whitespace); "
-        "with --dry-run, print the diff only",
-    )
+    from ..engine.core import Engine
 
 
 def resolve(args: argparse.Namespace, *, headless: bool) -> WorkspaceChoice:
     """Decide the workspace and layout; say it on stderr when it was not given."""
     try:
-        choice = choose_workspace(
+        choice = choose(
             args.workspace,
             config_file=args.reme_config,
             daily_dir=args.daily_dir,
@@ -83,31 +43,33 @@ def resolve(args: argparse.Namespace, *, headless: bool) -> WorkspaceChoice:
     return choice
 
 
+def choose_workspace(args: argparse.Namespace, *, headless: bool) -> None:
+    """Replace WORKSPACE by the chosen folder (discovery, --reme-config) and keep the layout
+    (`args.layout`) and why it was chosen (`args.chosen_because`) for the mode."""
+    from .common import UsageError
+
+    try:
+        choice = resolve(args, headless=headless)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    args.workspace = str(choice.root)
+    args.layout = choice.layout
+    args.chosen_because = choice.reason
+
+
 def filter_fields(args: argparse.Namespace) -> dict[str, Any]:
     """The Filters fields for ReMe's path, prefix and metadata filters."""
     tests: list[MetaTest] = []
-    for raw in args.meta:
+    for raw in args.meta or ():
         try:
             tests.append(parse_meta(raw))
         except MetaArgError as exc:
             raise ValueError(str(exc)) from None
     return {
-        "paths": tuple(dict.fromkeys(args.path)),
-        "path_prefixes": tuple(dict.fromkeys(args.path_prefix)),
+        "paths": tuple(dict.fromkeys(args.path or ())),
+        "path_prefixes": tuple(dict.fromkeys(args.path_prefix or ())),
         "meta": tuple(tests),
     }
-
-
-def used_filter_flags(args: argparse.Namespace) -> list[str]:
-    return [
-        flag
-        for flag, value in (
-            ("--path", args.path),
-            ("--path-prefix", args.path_prefix),
-            ("--meta", args.meta),
-        )
-        if value
-    ]
 
 
 def run_fix_tags(engine: Engine, *, dry_run: bool, as_json: bool) -> int:
@@ -143,3 +105,9 @@ def run_fix_tags(engine: Engine, *, dry_run: bool, as_json: bool) -> int:
     count = len(plans) if dry_run else written
     print(f"reme-tui: {verb} the tags of {count} files", file=sys.stderr)
     return 1 if failed else 0
+
+
+def run_fix_tags_mode(args: argparse.Namespace) -> int:
+    from . import opening
+
+    return run_fix_tags(opening.open_engine(args), dry_run=args.dry_run, as_json=args.json)

@@ -7,7 +7,8 @@
 * ``--revert PATH --to VERSION [--dry-run]``: restore PATH to the version change VERSION
   recorded (the listing first; refused when the file changed since it was recorded).
 
-No UI imports: headless modes stay free of Textual.
+No UI imports: headless modes stay free of Textual. The flags are in the table
+(`table.py`) with every other flag.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from .engine.change_report import (
+from ..engine.change_report import (
     ReportArgumentError,
     report_json,
     report_text,
@@ -24,45 +25,14 @@ from .engine.change_report import (
     until_bound,
     version_ref,
 )
-from .engine.history import ChangeHistory, HistoryError, RecordResult
-from .engine.revert import RevertError, plan_version
-from .safe_text import for_json, for_terminal
+from ..engine.history import ChangeHistory, HistoryError, RecordResult
+from ..engine.revert import RevertError, plan_version
+from ..safe_text import for_json, for_terminal
 
 if TYPE_CHECKING:
-    from .engine.core import Engine
+    from ..engine.core import Engine
 
 EXIT_OK, EXIT_RUNTIME, EXIT_USAGE = 0, 1, 2
-
-
-def add_modes(exclusive: Any) -> None:
-    """The three modes, in the caller's mutually exclusive mode group."""
-    exclusive.add_argument(
-        "--changes",
-        action="store_true",
-        help="what changed in the memories (with --since DATE or --since last-review)",
-    )
-    exclusive.add_argument(
-        "--mark-reviewed",
-        nargs="?",
-        const="now",
-        default=None,
-        metavar="UNTIL",
-        help="mark changes reviewed up to UNTIL (YYYY-MM-DD[THH:MM], a change id, default now)",
-    )
-    exclusive.add_argument(
-        "--revert",
-        metavar="PATH",
-        help="restore the memory at PATH to the version --to names (--dry-run: list only)",
-    )
-
-
-def add_flags(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("change history (with --revert)")
-    group.add_argument(
-        "--to",
-        metavar="VERSION",
-        help="a change id from --changes: 12 (what change 12 wrote) or 12^ (what it replaced)",
-    )
 
 
 def mode(args: argparse.Namespace) -> str | None:
@@ -75,15 +45,14 @@ def mode(args: argparse.Namespace) -> str | None:
     return None
 
 
-def check_flags(args: argparse.Namespace, error: type[Exception]) -> None:
-    """Usage errors: flags that belong to another mode."""
-    chosen = mode(args)
-    if args.to is not None and chosen != "revert":
-        raise error("--to goes with --revert PATH")
-    if chosen == "revert" and args.to is None:
-        raise error("--revert PATH needs --to VERSION (a change id from --changes)")
-    if args.since is not None and chosen not in (None, "changes"):
-        raise error(f"--since does not apply to --{chosen}")
+def run_mode(args: argparse.Namespace) -> int:
+    """--changes, --mark-reviewed, --revert (the table refuses flags they do not use)."""
+    from . import opening
+    from .common import UsageError
+
+    if mode(args) == "revert" and args.to is None:
+        raise UsageError("--revert PATH needs --to VERSION (a change id from --changes)")
+    return run(opening.open_engine(args), args, UsageError)
 
 
 def open_history(engine: Engine) -> tuple[ChangeHistory, RecordResult, bool]:

@@ -1,0 +1,47 @@
+"""The default mode: the full-screen app, which needs a terminal on stdin and stdout."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..engine.core import Engine
+from . import opening
+from .common import EXIT_RUNTIME, UsageError, error
+
+
+def run_app_mode(args: argparse.Namespace) -> int:
+    from .table import headless_flags
+
+    root = Engine.create(Path(args.workspace)).root  # a missing workspace: exit 1, as headless
+    if not has_terminal():
+        # Drawn into a pipe or a file, the app would run blind and never exit.
+        raise UsageError(
+            "the app needs a terminal (stdin and stdout); without one, use a headless mode: "
+            + ", ".join(headless_flags())
+        )
+    from ..ui.app import run_app
+    from ..ui.options import AppOptions
+    from ..ui.themes import BundledThemeMissing
+
+    options = AppOptions(
+        theme=args.theme,
+        all_markdown=args.all_markdown,
+        use_saved_index=not args.no_cache,
+        rebuild=args.rebuild,
+        model=args.model,
+        allow_download=True if args.allow_download else None,
+        vector_weight=opening.vector_weight(args),
+        layout=args.layout,
+        chosen_because=args.chosen_because,
+    )
+    try:
+        return run_app(root, options, config_path=args.config)
+    except BundledThemeMissing as exc:
+        error(str(exc))
+        return EXIT_RUNTIME
+
+
+def has_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()

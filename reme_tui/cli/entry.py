@@ -1,0 +1,33 @@
+"""`reme-tui`: parse, pick the one mode the arguments ask for, run it, map errors to exit codes."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from ..engine.core import WorkspaceError
+from .common import EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, UsageError, error
+from .reme import choose_workspace
+from .table import build_parser, select_mode
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser(__version__).parse_args(argv)
+    try:
+        mode = select_mode(args)
+        choose_workspace(args, headless=mode.headless)
+        return mode.run(args)
+    except UsageError as exc:
+        error(str(exc))
+        return EXIT_USAGE
+    except WorkspaceError as exc:
+        error(str(exc))
+        return EXIT_RUNTIME
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # Output closed early (e.g. piped into `head`): not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK

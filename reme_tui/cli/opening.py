@@ -1,0 +1,99 @@
+"""Opening the index for a headless mode: the saved index, progress on a terminal, a model."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+from ..engine.core import Engine, EngineConfig
+from ..engine.saved_index import saved_index
+from .common import UsageError, info
+
+
+def open_engine(args: argparse.Namespace) -> Engine:
+    """Open and index the workspace, with a progress bar on a TTY after one second."""
+    config = EngineConfig(all_markdown=args.all_markdown, layout=args.layout)
+    engine = Engine.create(Path(args.workspace), config)
+    engine.chosen_because = args.chosen_because
+    engine.attach_store(
+        saved_index(
+            engine.root,
+            all_markdown=args.all_markdown,
+            enabled=not args.no_cache,
+            rebuild=args.rebuild,
+        )
+    )
+    progress = ProgressBar(sys.stderr)
+    engine.build(progress=progress.update, notice=info)
+    progress.finish()
+    return engine
+
+
+def attach_model(engine: Engine, args: argparse.Namespace) -> None:
+    """Load --model; on failure one notice on stderr and the search stays BM25-only."""
+    if not args.model:
+        return
+    error = engine.load_model(args.model, allow_download=args.allow_download)
+    if error is not None:
+        info(f"notice: {error}; searching with BM25 only")
+
+
+def wait_for_embeddings(engine: Engine) -> None:
+    """Block until every chunk is embedded, with a progress bar on a TTY after one second."""
+    if engine.embedder is None:
+        return
+    progress = ProgressBar(sys.stderr, label="embedding", unit="chunks")
+    engine.add_embedding_listener(progress.update)
+    try:
+        engine.wait_for_embeddings()
+    finally:
+        engine.remove_embedding_listener(progress.update)
+        progress.finish()
+    error = engine.semantic_status().error
+    if error is not None:
+        info(f"notice: {error}; searching with BM25 only")
+
+
+def vector_weight(args: argparse.Namespace) -> float | None:
+    weight = args.vector_weight
+    if weight is not None and not 0.0 <= weight <= 1.0:
+        raise UsageError(f"--vector-weight must be between 0 and 1, got {weight}")
+    return weight
+
+
+class ProgressBar:
+    """A one-line stderr progress bar shown only on a TTY and only after one second."""
+
+    def __init__(
+        self,
+        stream: TextIO,
+        delay: float = 1.0,
+        *,
+        label: str = "indexing",
+        unit: str = "memories",
+    ) -> None:
+        self._label = label
+        self._unit = unit
+        self._stream = stream
+        self._start = time.monotonic()
+        self._delay = delay
+        self._shown = False
+        self._tty = stream.isatty()
+
+    def update(self, done: int, total: int) -> None:
+        if not self._tty or time.monotonic() - self._start < self._delay or total <= 0:
+            return
+        width = 30
+        filled = int(width * done / total)
+        bar = "█" * filled + "░" * (width - filled)
+        self._stream.write(f"\r{self._label} {bar} {done}/{total} {self._unit}")
+        self._stream.flush()
+        self._shown = True
+
+    def finish(self) -> None:
+        if self._shown:
+            self._stream.write("\r\033[K")
+            self._stream.flush()

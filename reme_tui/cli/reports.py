@@ -1,0 +1,47 @@
+"""--diagnostics and --compat-report: what ReMe silently drops or cannot read, per file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..safe_text import for_terminal_line
+from . import opening
+from .common import EXIT_OK, info
+from .output import SEVERITY_COLOR, out, paint, print_json, use_color
+
+
+def run_diagnostics(args: argparse.Namespace) -> int:
+    engine = opening.open_engine(args)
+    found = engine.diagnostics()
+    if args.json:
+        print_json({"total": len(found), "diagnostics": [d.to_json() for d in found]})
+        return EXIT_OK
+    color = use_color(sys.stdout)
+    for diag in found:
+        path = for_terminal_line(diag.path)
+        where = f"{path}:{diag.line}" if diag.line else path
+        severity = paint(diag.severity, SEVERITY_COLOR.get(diag.severity, ""), color)
+        sys.stdout.write(f"{where}: {severity}: {for_terminal_line(diag.message)} [{diag.code}]\n")
+    files = len({d.path for d in found})
+    info(f"{len(found)} problems in {files} files ({engine.memory_count} memories indexed)")
+    return EXIT_OK
+
+
+def run_compat_report(args: argparse.Namespace) -> int:
+    from ..engine.compat import SHORT_LABELS, compat_report
+
+    report = compat_report(opening.open_engine(args))
+    if args.json:
+        print_json(report.to_json())
+        return EXIT_OK
+    for path, issues in report.by_file().items():
+        out(f"{for_terminal_line(path)}\n")
+        for issue in issues:
+            where = f"{issue.line}: " if issue.line else ""
+            fix = f"\n      fix: {for_terminal_line(issue.fix)}" if issue.fix else ""
+            safe = " (safe)" if issue.safe_fix else ""
+            out(f"  {where}{issue.kind}: {for_terminal_line(issue.message)}{fix}{safe}\n")
+    counts = ", ".join(f"{n} {SHORT_LABELS[k]}" for k, n in report.counts.items())
+    info(f"{len(report.issues)} problems in {len(report.by_file())} files ({counts})")
+    return EXIT_OK

@@ -1,0 +1,155 @@
+"""--query: one search like ReMe's, or (--follow) the same search again on every change."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import math
+import sys
+import time
+
+from ..engine.core import Engine
+from ..engine.dates import DateError, parse_date
+from ..engine.filters import Filters
+from ..engine.search import (
+    DEFAULT_VECTOR_WEIGHT,
+    SearchError,
+    SearchQuery,
+    SearchResponse,
+)
+from ..engine.tags import TagError, normalize_query_tags
+from . import opening, reme
+from .common import EXIT_OK, EXIT_RUNTIME, UsageError, error, warn
+from .output import format_response, mention_diagnostics, paint, print_json, use_color
+
+DEFAULT_LIMIT = 5
+
+
+def _validated_date(raw: str | None, flag: str) -> str | None:
+    if raw is None:
+        return None
+    try:
+        return parse_date(raw)
+    except DateError:
+        raise UsageError(
+            f"{flag} {raw!r} is not a valid date; use YYYY-MM-DD (e.g. 2026-03-01)"
+        ) from None
+
+
+def filters_from(args: argparse.Namespace) -> Filters:
+    """The search filters the flags ask for; UsageError for a bad date or tag list."""
+    tags, exclude_tags = args.tag or [], args.exclude_tag or []
+    since = _validated_date(args.since, "--since")
+    until = _validated_date(args.until, "--until")
+    for flag, values in (("--tag", tags), ("--exclude-tag", exclude_tags)):
+        try:
+            normalize_query_tags(values)
+        except TagError:
+            shown = ", ".join(repr(v) for v in values)
+            raise UsageError(f"{flag} {shown}: tags contained no valid values") from None
+    if args.all_tags and not tags:
+        raise UsageError("--all-tags needs at least one --tag")
+    try:
+        reme_fields = reme.filter_fields(args)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return Filters(
+        tags=tags,
+        all_tags=args.all_tags,
+        exclude_tags=exclude_tags,
+        since=since,
+        until=until,
+        strict_dates=args.strict_dates,
+        **reme_fields,
+    )
+
+
+def run_query(args: argparse.Namespace) -> int:
+    limit = DEFAULT_LIMIT if args.limit is None else args.limit
+    min_score = 0.0 if args.min_score is None else args.min_score
+    if not args.query.strip():
+        raise UsageError("query cannot be empty: --query needs some text to search for")
+    if limit <= 0:
+        raise UsageError(f"--limit must be a positive number, got {limit}")
+    if not math.isfinite(min_score) or min_score < 0:
+        raise UsageError(f"--min-score must be a number >= 0, got {min_score}")
+    filters = filters_from(args)
+    weight = opening.vector_weight(args)
+    engine = opening.open_engine(args)
+    opening.attach_model(engine, args)
+    opening.wait_for_embeddings(engine)
+    query = SearchQuery(
+        text=args.query,
+        filters=filters,
+        limit=limit,
+        min_score=min_score,
+        vector_weight=DEFAULT_VECTOR_WEIGHT if weight is None else weight,
+    )
+    response = _search_or_usage_error(engine, query)
+    for warning in response.warnings:
+        warn(warning)
+    if args.follow:
+        return _follow(engine, query, response, args)
+    if args.json:
+        print_json(response.to_json())
+    else:
+        sys.stdout.write(format_response(response, color=use_color(sys.stdout)))
+    mention_diagnostics(engine)
+    return EXIT_OK
+
+
+def _search_or_usage_error(engine: Engine, query: SearchQuery) -> SearchResponse:
+    try:
+        return engine.search(query)
+    except SearchError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _follow(
+    engine: Engine, query: SearchQuery, response: SearchResponse, args: argparse.Namespace
+) -> int:
+    """Print the results, then again each time a change to the files changes them."""
+    from ..engine.watch import root_is_gone, watch_batches
+
+    color = use_color(sys.stdout)
+
+    def emit(current: SearchResponse) -> None:
+        if args.json:
+            print_json(current.to_json(), indent=None)
+        else:
+            stamp = time.strftime("%H:%M:%S")
+            sys.stdout.write(paint(f"--- results at {stamp} ---", "2", color) + "\n")
+            sys.stdout.write(format_response(current, color=color))
+        sys.stdout.flush()
+
+    emit(response)
+    last = response.to_json()
+    logging.getLogger("watchfiles").setLevel(logging.ERROR)
+    try:
+        for batch in watch_batches(
+            engine.root,
+            all_markdown=engine.config.all_markdown,
+            also=engine.is_link_target,
+            roots=engine.config.memory_roots,
+        ):
+            delta = engine.apply(batch)
+            if delta.workspace_missing or root_is_gone(engine.root):
+                error(f"workspace {engine.root} was deleted or moved; stopping")
+                return EXIT_RUNTIME
+            if delta.is_empty:
+                continue
+            engine.wait_for_embeddings(timeout=30)
+            current = _search_or_usage_error(engine, query)
+            document = current.to_json()
+            if document != last:
+                last = document
+                emit(current)
+    except KeyboardInterrupt:
+        pass
+    except (OSError, RuntimeError) as exc:
+        if root_is_gone(engine.root):
+            error(f"workspace {engine.root} was deleted or moved; stopping")
+        else:
+            error(f"watching {engine.root} failed: {exc}")
+        return EXIT_RUNTIME
+    return EXIT_OK

@@ -1,0 +1,75 @@
+"""--list-tags, and the tag edits (--add-tag, --remove-tag, --set-tags) that touch one file."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..engine.core import Engine, EngineConfig
+from ..safe_text import for_terminal_line
+from . import opening
+from .common import EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, UsageError, error, info, warn
+from .output import mention_diagnostics, out, print_json
+
+
+def run_list_tags(args: argparse.Namespace) -> int:
+    engine = opening.open_engine(args)
+    items = engine.list_tags(args.order_by or "file_count", args.order)
+    if args.json:
+        print_json({"total_tags": len(items), "items": [[tag, count] for tag, count in items]})
+    else:
+        width = max((len(str(count)) for _, count in items), default=1)
+        for tag, count in items:
+            out(f"{count:>{width}}  {for_terminal_line(tag)}\n")
+        info(f"{len(items)} tags over {engine.memory_count} memories")
+    mention_diagnostics(engine)
+    return EXIT_OK
+
+
+def run_tag_edit(args: argparse.Namespace) -> int:
+    """--add-tag / --remove-tag / --set-tags: rewrite only the file's tag lines."""
+    from ..engine.frontmatter import AddTag, EditError, RemoveTag, SetTags
+
+    op: AddTag | RemoveTag | SetTags
+    if args.add_tag:
+        rel, tag = args.add_tag
+        op = AddTag(tag)
+    elif args.remove_tag:
+        rel, tag = args.remove_tag
+        op = RemoveTag(tag)
+    else:
+        rel, *tags = args.set_tags
+        if not tags:
+            raise UsageError("--set-tags needs a PATH and then the tags (none clears the list)")
+        op = SetTags(tags)
+    # No index is needed to edit one file: the engine is created, not built.
+    config = EngineConfig(all_markdown=args.all_markdown, layout=args.layout)
+    engine = Engine.create(Path(args.workspace), config)
+    try:
+        result = engine.edit_tags(rel, op)
+    except EditError as exc:
+        if exc.exit_code == EXIT_USAGE:
+            raise UsageError(str(exc)) from None
+        error(str(exc))
+        return EXIT_RUNTIME
+    except OSError as exc:
+        error(f"{rel}: {exc.strerror or exc}")
+        return EXIT_RUNTIME
+    for note in result.notes:
+        warn(f"{rel}: {note}")
+    if args.json:
+        print_json(
+            {
+                "path": rel,
+                "changed": result.changed,
+                "old_tags": list(result.old_tags),
+                "new_tags": list(result.new_tags),
+            }
+        )
+    else:
+        before = ", ".join(map(for_terminal_line, result.old_tags)) or "(none)"
+        after = ", ".join(map(for_terminal_line, result.new_tags)) or "(none)"
+        verb = "tags" if result.changed else "unchanged, tags"
+        shown = f"{before} -> {after}" if result.changed else before
+        out(f"{for_terminal_line(rel)}: {verb} {shown}\n")
+    return EXIT_OK

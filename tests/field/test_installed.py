@@ -1,0 +1,111 @@
+"""The installed wheel, as a user runs it: headless modes, the app in a real terminal on a
+workspace above every size threshold, the saved index, the bundled theme, no terminal."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from benchmarks.generate import generate
+
+from .conftest import CHECKOUT
+from .terminal import Terminal
+
+MEMORIES = 2_500  # above the parallel build's threshold (2,000), where the app crashed
+DUSK_BACKGROUND = "171a24"  # reme-dusk.toml's background: the bundled default theme
+
+
+@pytest.fixture(scope="module")
+def big_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return generate(tmp_path_factory.mktemp("field") / "ws", MEMORIES)
+
+
+@pytest.fixture
+def sample(tmp_path: Path) -> Path:
+    return Path(shutil.copytree(CHECKOUT / "sample_workspace", tmp_path / "sample"))
+
+
+def run(reme_tui: Path, env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(reme_tui), *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+    )
+
+
+def test_the_package_comes_from_the_install_not_the_checkout(
+    reme_tui: Path, home: dict[str, str], tmp_path: Path
+) -> None:
+    python = reme_tui.parent / "python"
+    code = "import reme_tui, importlib.metadata as m; print(reme_tui.__file__); "
+    code += "print(m.version('reme-tui'))"
+    out = subprocess.run(
+        [str(python), "-c", code], env=home, cwd=tmp_path, capture_output=True, text=True,
+        check=True,
+    ).stdout.split()  # fmt: skip
+    assert not Path(out[0]).resolve().is_relative_to(CHECKOUT)
+    assert out[1]
+
+
+def test_headless_query_and_tag_listing(
+    reme_tui: Path, home: dict[str, str], sample: Path, tmp_path: Path
+) -> None:
+    done = run(reme_tui, home, tmp_path, str(sample), "--query", "launch budget", "--json")
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)["results"]
+    assert results and all(r["path"].endswith(".md") for r in results)
+    done = run(reme_tui, home, tmp_path, str(sample), "--list-tags", "--json")
+    assert done.returncode == 0, done.stderr
+    listing = json.loads(done.stdout)
+    assert listing["total_tags"] == len(listing["items"]) > 0
+
+
+def test_no_terminal_is_refused_at_once(
+    reme_tui: Path, home: dict[str, str], sample: Path, tmp_path: Path
+) -> None:
+    done = run(reme_tui, home, tmp_path, str(sample))  # stdin /dev/null, stdout a pipe
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "--query" in done.stderr
+    done = run(reme_tui, home, tmp_path, str(tmp_path / "missing"))
+    assert done.returncode == 1 and "does not exist" in done.stderr
+
+
+def test_the_app_opens_thousands_of_memories_then_comes_back_warm(
+    reme_tui: Path, home: dict[str, str], big_workspace: Path, tmp_path: Path
+) -> None:
+    app = Terminal(reme_tui, [str(big_workspace)], home, tmp_path)
+    app.wait_for(lambda: "index ready" in app.status(), "index ready")
+    assert f"{MEMORIES:,} memories" in app.status() or f"{MEMORIES} memories" in app.status()
+    assert "Unknown theme" not in app.text()
+    assert DUSK_BACKGROUND in app.colours(), "the bundled default theme is not active"
+    app.type("budget")
+    app.wait_for(lambda: " results" in app.text() and "budget" in app.text(), "results")
+    assert "Traceback" not in app.text()
+    assert app.quit() == 0
+
+    again = Terminal(reme_tui, [str(big_workspace)], home, tmp_path)
+    again.wait_for(lambda: "index ready (cached)" in again.status(), "a warm start")
+    again.type("budget")
+    again.wait_for(lambda: " results" in again.text(), "results after a warm start")
+    assert again.quit() == 0
+
+
+def test_the_app_builds_with_a_process_pool_under_its_captured_stderr(
+    reme_tui: Path, home: dict[str, str], big_workspace: Path, tmp_path: Path
+) -> None:
+    """The pool is off in the app by default (slower on two cores); asked for, it must work
+    where it once crashed ("bad value(s) in fds_to_keep"), or fall back, never fail."""
+    env = {**home, "REME_TUI_WORKERS": "2"}
+    app = Terminal(reme_tui, [str(big_workspace), "--no-cache"], env, tmp_path)
+    app.wait_for(lambda: "index ready" in app.status(), "index ready")
+    assert "fds_to_keep" not in app.text() and "Traceback" not in app.text()
+    assert app.quit() == 0

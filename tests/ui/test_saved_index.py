@@ -1,0 +1,90 @@
+"""The app and the saved index: saved after the first build, loaded warm at the next start,
+kept current after changes (debounced, and on quit), shared with the headless modes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reme_tui.cli import main
+from reme_tui.engine.core import Engine
+from reme_tui.engine.saved_index import saved_index
+
+from .conftest import SIZE, AppFactory, settle, wait_for
+
+pytestmark = pytest.mark.anyio
+
+
+def status_index(app) -> str:  # type: ignore[no-untyped-def]
+    return str(app.main_screen.query_one("#status-index").render())
+
+
+def saved_paths(workspace: Path) -> set[str]:
+    store = saved_index(workspace.resolve(), all_markdown=False)
+    assert store is not None
+    engine = Engine.create(workspace)
+    return {m.path for m in store.load(engine._config_key()).memories}
+
+
+async def test_second_start_is_warm_and_says_so(app_factory: AppFactory, workspace: Path) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert status_index(app) == "index ready"
+    assert "daily/2026-01-05/kickoff.md" in saved_paths(workspace)
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert status_index(app) == "index ready (cached)"
+        assert app.engine.memory_count == 8
+
+
+async def test_changes_are_saved_after_a_pause_and_on_quit(
+    app_factory: AppFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reme_tui.ui import app as app_module
+
+    monkeypatch.setattr(app_module, "SAVE_DELAY", 0.05)
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        new = workspace / "digest" / "late.md"
+        new.write_text("---\nname: Late\nmemory_tags: [late]\n---\nLate news.\n", "utf-8")
+        await app.apply_changes([str(new)])
+        await wait_for(pilot, lambda: not app.index_unsaved)
+        await settle(pilot)
+        assert "digest/late.md" in saved_paths(workspace)
+        monkeypatch.setattr(app_module, "SAVE_DELAY", 3600.0)  # only the quit can save now
+        gone = workspace / "digest" / "late.md"
+        gone.unlink()
+        await app.apply_changes([str(gone)])
+        await settle(pilot)
+        assert app.index_unsaved
+    assert "digest/late.md" not in saved_paths(workspace)
+
+
+async def test_the_app_and_headless_modes_share_one_saved_index(
+    app_factory: AppFactory, workspace: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([str(workspace), "--list-tags"]) == 0
+    capsys.readouterr()
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert status_index(app) == "index ready (cached)"
+
+
+async def test_no_saved_index_and_rebuild_options(app_factory: AppFactory, workspace: Path) -> None:
+    app = app_factory(use_saved_index=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+    store = saved_index(workspace.resolve(), all_markdown=False)
+    assert store is not None and not store.path.exists()
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+    app = app_factory(rebuild=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert status_index(app) == "index ready"  # the saved one was discarded
