@@ -10,6 +10,7 @@ import pytest
 from reme_tui.cli import app as app_mode
 from reme_tui.cli import main
 from reme_tui.cli.table import FLAGS, MODES
+from reme_tui.engine.reme_config import DEFAULT_LAYOUT
 from reme_tui.engine.saved_index import saved_index
 from reme_tui.ui.options import AppOptions
 from tests.helpers import memory, write_workspace
@@ -76,6 +77,8 @@ def test_app_flags_reach_the_app(workspace: Path, monkeypatch: pytest.MonkeyPatc
         rebuild=True,
         model="m",
         vector_weight=0.25,
+        layout=DEFAULT_LAYOUT,
+        chosen_because=options.chosen_because,
     )
 
 

@@ -55,8 +55,8 @@ def test_renamed_folders_by_config_or_flags(
         (["--reme-config", "/nonexistent/reme.yaml", "--list-tags"], "does not exist"),
         (["--daily-dir", "../up", "--list-tags"], "must stay inside the workspace"),
         (["--query", "x", "--meta", "novalue"], "expected KEY=VALUE"),
-        (["--list-tags", "--path-prefix", "digest/"], "--path-prefix only apply with --query"),
-        (["--list-tags", "--dry-run"], "--dry-run only apply with --merge-tags, --fix-tags"),
+        (["--list-tags", "--path-prefix", "digest/"], "--path-prefix only applies with --query"),
+        (["--list-tags", "--dry-run"], "--dry-run only applies with --merge-tags or --fix-tags or --revert"),
         (["--fix-tags", "--tag-dupes"], "cannot be combined"),
     ],
 )
