@@ -218,6 +218,7 @@ def view_rows(root: Path, data: Path) -> dict[str, float]:
     from reme_tui.engine.core import Engine
     from reme_tui.engine.history import ChangeHistory, Observed
     from reme_tui.ui.app import make_app
+    from reme_tui.ui.options import AppOptions
     from reme_tui.ui.screens.changes import ChangesScreen
 
     history = ChangeHistory(data / "view.sqlite3")
@@ -236,9 +237,8 @@ def view_rows(root: Path, data: Path) -> dict[str, float]:
     opens: list[float] = []
 
     async def drive() -> None:
-        app = make_app(
-            root, settings, engine=engine, watch=False, build=False, persist_theme=False
-        )
+        options = AppOptions(watch=False, build=False, persist_theme=False)
+        app = make_app(root, settings, options, engine=engine)
         async with app.run_test(size=(160, 45)) as pilot:
             await pilot.pause(0.3)
             for _ in range(5):

@@ -10,6 +10,7 @@ from textual.widgets import Collapsible, DataTable, Static
 
 from reme_tui.config import Settings
 from reme_tui.ui.app import RemeApp, make_app
+from reme_tui.ui.options import AppOptions
 from reme_tui.ui.screens.diagnostics import DiagnosticsScreen, FixPreviewScreen
 from reme_tui.ui.screens.main import MainScreen
 from reme_tui.ui.screens.transcript import TranscriptScreen
@@ -20,6 +21,7 @@ from .conftest import FIXED_NOW, SIZE, settle
 pytestmark = pytest.mark.anyio
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_reme_project"
+TEST_OPTIONS = AppOptions(watch=False, clock=lambda: FIXED_NOW, persist_theme=False)
 
 
 @pytest.fixture
@@ -29,7 +31,7 @@ def reme_root(tmp_path: Path) -> Path:
 
 
 def _app(root: Path, settings: Settings) -> RemeApp:
-    return make_app(root, settings, watch=False, clock=lambda: FIXED_NOW, persist_theme=False)
+    return make_app(root, settings, TEST_OPTIONS)
 
 
 def _option_ids(links: NeighboursList) -> list[str]:
@@ -156,14 +158,7 @@ async def test_query_grammar_makes_reme_filter_chips(reme_root: Path, settings: 
     engine = Engine.create(
         reme_root, EngineConfig(layout=RemeLayout(include_frontmatter_in_metadata=True))
     )
-    app = make_app(
-        reme_root,
-        settings,
-        engine=engine,
-        watch=False,
-        clock=lambda: FIXED_NOW,
-        persist_theme=False,
-    )
+    app = make_app(reme_root, settings, TEST_OPTIONS, engine=engine)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         bar = app.main_screen.query_one(SearchBar)
