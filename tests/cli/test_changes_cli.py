@@ -111,7 +111,7 @@ def test_deleted_memory_restored(capsys: pytest.CaptureFixture[str], workspace: 
 def test_usage_errors(capsys: pytest.CaptureFixture[str], workspace: Path) -> None:
     for argv, message in [
         (["--revert", A], "needs --to"),
-        (["--to", "1"], "--to goes with --revert"),
+        (["--to", "1"], "--to only applies with --revert"),
         (["--changes", "--since", "soon"], "--since"),
         (["--mark-reviewed", "2026-13-40"], "--mark-reviewed"),
         (["--revert", A, "--to", "x1"], "not a version"),

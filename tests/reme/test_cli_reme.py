@@ -56,7 +56,7 @@ def test_renamed_folders_by_config_or_flags(
         (["--daily-dir", "../up", "--list-tags"], "must stay inside the workspace"),
         (["--query", "x", "--meta", "novalue"], "expected KEY=VALUE"),
         (["--list-tags", "--path-prefix", "digest/"], "--path-prefix only applies with --query"),
-        (["--list-tags", "--dry-run"], "--dry-run only applies with --merge-tags or --fix-tags or --revert"),
+        (["--list-tags", "--dry-run"], "--dry-run only applies with --merge-tags or"),
         (["--fix-tags", "--tag-dupes"], "cannot be combined"),
     ],
 )
