@@ -87,6 +87,7 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         self.persist_theme = options.persist_theme
         self.build_cancel = threading.Event()
         self.index_unsaved = False
+        self.save_lock = threading.Lock()
         self._save_timer: Timer | None = None
         self.watch_stop = asyncio.Event()
         self.main_screen = MainScreen()
@@ -164,8 +165,11 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         self.build_cancel.set()
         self.watch_stop.set()
         self.engine.stop_embedding(timeout=2.0)
-        if self.index_unsaved and self.engine.is_built:
-            self.engine.save()  # on quit: the next start comes up warm with every change
+        # On quit: wait for a save under way (its thread would die with the process), then
+        # save what is left, so the next start comes up warm with every change.
+        with self.save_lock:
+            if self.index_unsaved and self.engine.is_built:
+                self.engine.save()
 
     def _apply_theme(self, name: str) -> None:
         if name in self.available_themes:
@@ -241,9 +245,10 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         self.save_index_now()
 
     def save_index_now(self) -> None:
-        self.index_unsaved = False
-        if not self.engine.save():
-            self.index_unsaved = True  # kept for the next change or the quit
+        with self.save_lock:
+            self.index_unsaved = False
+            if not self.engine.save():
+                self.index_unsaved = True  # kept for the next change or the quit
 
     @work(thread=True, exclusive=True, group="model", name="model", exit_on_error=False)
     def load_model(self) -> None:

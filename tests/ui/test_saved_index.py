@@ -88,3 +88,27 @@ async def test_no_saved_index_and_rebuild_options(app_factory: AppFactory, works
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert status_index(app) == "index ready"  # the saved one was discarded
+
+
+async def test_quitting_during_the_first_save_still_leaves_a_saved_index(
+    app_factory: AppFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first save runs after "index ready"; a quit right then must not lose it."""
+    import threading
+
+    from reme_tui.engine.core import Engine as EngineClass
+
+    saving, release = threading.Event(), threading.Event()
+    real_save = EngineClass.save
+
+    def slow_save(self: EngineClass) -> bool:
+        saving.set()
+        release.wait(10)
+        return real_save(self)
+
+    monkeypatch.setattr(EngineClass, "save", slow_save)
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, saving.is_set)
+        threading.Timer(2.0, release.set).start()  # the quit below waits for this save
+    assert "daily/2026-01-05/kickoff.md" in saved_paths(workspace)
