@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from textual.color import Color
 
-from reme_tui.ui.themes import BUNDLED_THEMES_DIR, load_themes
+from reme_tui.ui.themes import load_bundled_themes
 
 AA = 4.5
 TEXTS = (
@@ -27,7 +27,7 @@ BASES = (
     "block-cursor-background",
     "block-cursor-blurred-background",
 )
-THEMES = load_themes(BUNDLED_THEMES_DIR).themes
+THEMES = load_bundled_themes()
 
 
 def luminance(color: Color) -> float:
