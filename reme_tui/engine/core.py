@@ -372,8 +372,9 @@ class Engine:
             self._links.load((m.path, m.links) for m in memories)
             for memory in memories:
                 self._index(memory, keyword=False, links=False)
-            if set(self._keyword.keys()) != set(self._chunks):
-                raise ValueError("keyword index and chunks disagree")
+            # A chunk without tokens (only stopwords) has no keyword entry: subset, not equal.
+            if not set(self._keyword.keys()) <= self._chunks.keys():
+                raise ValueError("keyword index names chunks that do not exist")
         except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
             self._reset()
             raise StoreInvalid(f"saved index is inconsistent ({exc})") from None

@@ -282,3 +282,13 @@ def test_a_bad_worker_setting_is_reported(tmp_path: Path, monkeypatch: pytest.Mo
     Engine.create(tmp_path).build(notice=notices.append)
     assert len(notices) == 2
     assert "'many' is not a number" in notices[0] and "below 1" in notices[1]
+
+
+def test_warm_start_with_a_chunk_without_tokens_is_used_not_rebuilt(tmp_path: Path) -> None:
+    """'Hello.' is all stopwords: its chunk has no keyword entry, which is consistent."""
+    write_workspace(tmp_path, FILES | {"daily/2026-01-01/a.md": "---\nname: n\n---\nHello.\n"})
+    age_files(tmp_path)
+    cold = open_with_store(tmp_path)
+    notices: list[str] = []
+    warm = open_with_store(tmp_path, notices)
+    assert notices == [] and warm.fingerprint() == cold.fingerprint()
