@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static
 from textual.widgets.data_table import CellDoesNotExist
 
@@ -33,6 +33,7 @@ from reme_tui.engine.history import (
     tag_churn,
 )
 from reme_tui.engine.revert import RevertError, RevertPlan, plan_undo, plan_version
+from reme_tui.ui.screens.dry_run import DryRunConfirmScreen, diff_line_style
 from reme_tui.ui.worker_failures import ShowsWorkerFailures
 
 if TYPE_CHECKING:
@@ -197,17 +198,7 @@ def diff_view(diff: ChangeDiff) -> Text:
     if not lines:
         text.append("  (no change to the body)\n", style="dim")
     for line in lines[:_MAX_DIFF_LINES]:
-        if line.startswith(("+++", "---")):
-            style = "bold"
-        elif line.startswith("+"):
-            style = "green"
-        elif line.startswith("-"):
-            style = "red"
-        elif line.startswith("@@"):
-            style = "cyan"
-        else:
-            style = ""
-        text.append(line + "\n", style=style)
+        text.append(line + "\n", style=diff_line_style(line))
     if len(lines) > _MAX_DIFF_LINES:
         text.append(f"… {len(lines) - _MAX_DIFF_LINES} more lines (--changes --json has all)\n")
     return text
@@ -226,7 +217,7 @@ def churn_view(entries: list[ChangeEntry]) -> Text:
     return text
 
 
-class RevertConfirmScreen(ModalScreen[bool]):
+class RevertConfirmScreen(DryRunConfirmScreen):
     """The dry run of a revert: every file it will write, restore or remove."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -249,12 +240,6 @@ class RevertConfirmScreen(ModalScreen[bool]):
             with VerticalScroll(id="revert-scroll"):
                 yield Static("\n".join(self.plan.listing()), id="revert-listing")
             yield Footer()
-
-    def action_confirm(self) -> None:
-        self.dismiss(True)
-
-    def action_cancel(self) -> None:
-        self.dismiss(False)
 
 
 class ChangesScreen(ShowsWorkerFailures, Screen[None]):

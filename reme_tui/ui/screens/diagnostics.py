@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Label, Static
 from reme_tui.engine.codes import Code
 from reme_tui.engine.records import Diagnostic
 from reme_tui.engine.tag_lints import LINT_CODES
+from reme_tui.ui.screens.dry_run import DryRunConfirmScreen
 
 _SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "dim"}
 
@@ -158,11 +159,11 @@ class DiagnosticsScreen(ModalScreen[str | None]):
         self.dismiss(self.diagnostics[index].path)
 
 
-class FixPreviewScreen(ModalScreen[bool]):
+class FixPreviewScreen(DryRunConfirmScreen):
     """The dry-run diff of one fix: Enter (or y) writes it, Esc cancels."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,y", "apply", "Write the fix", id="fix.apply"),
+        Binding("enter,y", "confirm", "Write the fix", id="fix.apply"),
         Binding("escape,n,q", "cancel", "Cancel", id="fix.cancel"),
     ]
 
@@ -179,12 +180,6 @@ class FixPreviewScreen(ModalScreen[bool]):
             )
             with VerticalScroll(id="fix-diff"):
                 yield Static(_diff_text(self.diff))
-
-    def action_apply(self) -> None:
-        self.dismiss(True)
-
-    def action_cancel(self) -> None:
-        self.dismiss(False)
 
 
 def _diff_text(diff: str) -> Text:

@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.coordinate import Coordinate
 from textual.message import Message
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static
 from textual.worker import Worker, WorkerState
 
@@ -33,6 +33,7 @@ from reme_tui.engine.merge import (
     UndoResult,
     plan_merge,
 )
+from reme_tui.ui.screens.dry_run import DryRunConfirmScreen, diff_line_style
 from reme_tui.ui.worker_failures import ShowsWorkerFailures
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ class WriteFailed(Message):
 _ENDED_BADLY = (WorkerState.ERROR, WorkerState.CANCELLED)
 
 
-class MergeConfirmScreen(ModalScreen[bool]):
+class MergeConfirmScreen(DryRunConfirmScreen):
     """The dry-run diff of every file a merge will change; ``y`` writes, Esc cancels."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -107,27 +108,11 @@ class MergeConfirmScreen(ModalScreen[bool]):
                 yield Static(_diff_text(plan.diff()), id="merge-diff")
             yield Footer()
 
-    def action_confirm(self) -> None:
-        self.dismiss(True)
-
-    def action_cancel(self) -> None:
-        self.dismiss(False)
-
 
 def _diff_text(diff: str) -> Text:
     text = Text()
     for line in diff.splitlines():
-        if line.startswith(("+++", "---")):
-            style = "bold"
-        elif line.startswith("+"):
-            style = "green"
-        elif line.startswith("-"):
-            style = "red"
-        elif line.startswith("@@"):
-            style = "cyan"
-        else:
-            style = ""
-        text.append(line + "\n", style=style)
+        text.append(line + "\n", style=diff_line_style(line))
     return text
 
 
