@@ -113,14 +113,23 @@ def our_queries(root: Path, texts: list[str], tags: list[str]) -> dict[str, Any]
             start = time.perf_counter()
             response = engine.search(SearchQuery(text=text, filters=extra))
             times.append((time.perf_counter() - start) * 1000)
-            hits.append([h.path for h in response.hits])
+            hits.append([[h.path, h.score] for h in response.hits])
         out[label] = {"p50 (ms)": statistics.median(times), "hits": hits}
     return out
 
 
-def _agreement(ours: list[list[str]], theirs: list[list[str]]) -> float:
-    """Share of queries whose top results are the same set of paths on both sides."""
-    same = sum(1 for a, b in zip(ours, theirs, strict=True) if set(a) == set(b))
+def _agreement(ours: list[list[list[Any]]], theirs: list[list[list[Any]]]) -> float:
+    """Share of queries answered alike: the same scores in the same order (float32
+    precision), and the same paths for every score that is not tied at the cut-off. ReMe
+    orders equal scores by disk read order, so a group of equal scores is compared as a set,
+    and a tie that straddles the last place may keep different members on each side."""
+
+    def key(hits: list[list[Any]]) -> tuple[list[float], set[str]]:
+        scores = [round(float(score), 5) for _, score in hits]
+        last = scores[-1] if scores else None
+        return scores, {path for path, score in hits if round(float(score), 5) != last}
+
+    same = sum(1 for a, b in zip(ours, theirs, strict=True) if key(a) == key(b))
     return same / len(ours) if ours else 0.0
 
 
@@ -178,7 +187,7 @@ def measure_peer(size: int, repeats: int = 3) -> dict[str, float]:
         rows[f"query {label} p50, reme-tui (ms)"] = mine
         rows[f"query {label} p50, ReMe (ms)"] = ref
         rows[f"query {label} p50, ReMe / reme-tui"] = ref / mine if mine else 0.0
-        rows[f"query {label}, same top-5 paths (share)"] = _agreement(
+        rows[f"query {label}, same top-5 answers, ties as sets (share)"] = _agreement(
             ours[label]["hits"], theirs[label]["hits"]
         )
 

@@ -76,11 +76,23 @@ def _paths(response: Any) -> list[str]:
     return [r["path"] for r in response.metadata.get("results", [])]
 
 
-async def _search(app: Any, query: str, tags: list[str] | None = None) -> list[str]:
+async def _run_search(app: Any, query: str, tags: list[str] | None = None) -> Any:
     kwargs: dict[str, Any] = {"query": query}
     if tags:
         kwargs["tags"] = tags
-    return _paths(await app.run_job("search", **kwargs))
+    response = await app.run_job("search", **kwargs)
+    assert response.success, response.answer
+    return response
+
+
+async def _search(app: Any, query: str, tags: list[str] | None = None) -> list[str]:
+    return _paths(await _run_search(app, query, tags))
+
+
+async def _scored(app: Any, query: str, tags: list[str] | None = None) -> list[list[Any]]:
+    """[path, score] per hit, to compare answers with ties as sets."""
+    results = (await _run_search(app, query, tags)).metadata.get("results", [])
+    return [[r["path"], r["scores"]["score"]] for r in results]
 
 
 async def cold(workspace: Path, query: str) -> dict[str, Any]:
@@ -110,7 +122,7 @@ async def queries(workspace: Path, texts: list[str], tags: list[str]) -> dict[st
             times, hits = [], []
             for text in texts:
                 start = time.perf_counter()
-                hits.append(await _search(app, text, extra))
+                hits.append(await _scored(app, text, extra))
                 times.append((time.perf_counter() - start) * 1000)
             out[label] = {"p50 (ms)": statistics.median(times), "hits": hits}
     finally:
