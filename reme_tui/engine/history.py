@@ -613,19 +613,23 @@ class ChangeHistory:
             self._store_blob(conn, change.data, change.new_hash, change.old_hash)
         note = _link_note(change, moves)
         added, removed = change.counts
+        # The columns stored as they are, in ChangeEntry's order (tags go in as JSON).
+        plain = (
+            group,
+            when,
+            change.kind,
+            change.path,
+            change.old_path,
+            change.old_hash,
+            change.new_hash,
+            change.name,
+        )
         cursor = conn.execute(
             "INSERT INTO entries(group_id, time_ns, kind, path, old_path, old_hash, new_hash,"
             " name, tags_before, tags_after, added, removed, note) "
             "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                group,
-                when,
-                change.kind,
-                change.path,
-                change.old_path,
-                change.old_hash,
-                change.new_hash,
-                change.name,
+                *plain,
                 _tags_json(change.tags_before),
                 _tags_json(change.tags_after),
                 added,
@@ -635,14 +639,7 @@ class ChangeHistory:
         )
         return ChangeEntry(
             int(cursor.lastrowid or 0),
-            group,
-            when,
-            change.kind,
-            change.path,
-            change.old_path,
-            change.old_hash,
-            change.new_hash,
-            change.name,
+            *plain,
             change.tags_before,
             change.tags_after,
             added,

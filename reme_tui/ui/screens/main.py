@@ -548,8 +548,9 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
         data = PreviewData(path, memory, markdown, line, end_line, explain, inserted)
         return data, neighbours, similar
 
-    def _embedded_section(self, path: str, anchor: str | None) -> list[str] | None:
-        """The lines an embed ``![[path#anchor]]`` shows (runs in the preview thread)."""
+    def _indexed_body(self, path: str) -> tuple[int, str] | None:
+        """The body of the indexed memory ``path`` and the file line it starts at; None when
+        ``path`` is not an indexed memory or cannot be read (runs in thread workers)."""
         engine = self.reme.engine
         memory = engine.memory(path)
         if memory is None:
@@ -558,22 +559,25 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
             text = engine.read_text(path)
         except (OSError, ReadFailure):
             return None
-        return section_lines(body_of(text, memory), anchor)
+        return memory.body_start_line, body_of(text, memory)
+
+    def _embedded_section(self, path: str, anchor: str | None) -> list[str] | None:
+        """The lines an embed ``![[path#anchor]]`` shows (runs in the preview thread)."""
+        found = self._indexed_body(path)
+        if found is None:
+            return None
+        return section_lines(found[1], anchor)
 
     def _anchor_span(self, path: str, anchor: str) -> tuple[int, int] | None:
         """File lines (first, last) of the section under heading ``anchor`` of ``path``."""
-        engine = self.reme.engine
-        memory = engine.memory(path)
-        if memory is None:
+        found = self._indexed_body(path)
+        if found is None:
             return None
-        try:
-            text = engine.read_text(path)
-        except (OSError, ReadFailure):
-            return None
-        span = find_heading(body_of(text, memory).split("\n"), anchor)
+        body_start_line, body = found
+        span = find_heading(body.split("\n"), anchor)
         if span is None:
             return None
-        return memory.body_start_line + span[0], memory.body_start_line + span[1] - 1
+        return body_start_line + span[0], body_start_line + span[1] - 1
 
     @work(thread=True, exclusive=True, group="anchor", exit_on_error=False)
     def _open_at_anchor(self, path: str, anchor: str) -> None:

@@ -49,6 +49,11 @@ def _source_prompt(source: Any) -> Content:
     )
 
 
+def _heading(title: str, count: int, style: str = "bold $text-primary") -> Option:
+    """The unselectable line above one kind of neighbour: its title and how many."""
+    return Option(Content.styled(f"{title} ({count})", style), disabled=True)
+
+
 def _similar_prompt(item: Any) -> Content:
     parts = [
         Content.styled("≈ ", "$text-accent"),
@@ -87,30 +92,16 @@ class NeighboursList(FollowsFocus, OptionList):
         stale: dict[str, str] = getattr(neighbours, "stale", {})
         self.counts = (len(out), len(back), len(dangling))
         if out:
-            options.append(
-                Option(
-                    Content.styled(f"Links to ({len(out)})", "bold $text-primary"), disabled=True
-                )
-            )
+            options.append(_heading("Links to", len(out)))
             options += [
                 Option(_link_prompt("→", link, stale.get(link.path)), id=f"out:{link.path}")
                 for link in out
             ]
         if back:
-            options.append(
-                Option(
-                    Content.styled(f"Linked from ({len(back)})", "bold $text-primary"),
-                    disabled=True,
-                )
-            )
+            options.append(_heading("Linked from", len(back)))
             options += [Option(_link_prompt("←", link), id=f"in:{link.path}") for link in back]
         if sources:
-            options.append(
-                Option(
-                    Content.styled(f"Sources ({len(sources)})", "bold $text-primary"),
-                    disabled=True,
-                )
-            )
+            options.append(_heading("Sources", len(sources)))
             options += [
                 Option(
                     _source_prompt(source),
@@ -120,12 +111,7 @@ class NeighboursList(FollowsFocus, OptionList):
                 for source in sources
             ]
         if dangling:
-            options.append(
-                Option(
-                    Content.styled(f"Dangling ({len(dangling)})", "bold $text-warning"),
-                    disabled=True,
-                )
-            )
+            options.append(_heading("Dangling", len(dangling), "bold $text-warning"))
             options += [
                 Option(
                     Content.assemble(
@@ -141,12 +127,7 @@ class NeighboursList(FollowsFocus, OptionList):
                 for target in dangling
             ]
         if similar:
-            options.append(
-                Option(
-                    Content.styled(f"Similar, not linked ({len(similar)})", "bold $text-primary"),
-                    disabled=True,
-                )
-            )
+            options.append(_heading("Similar, not linked", len(similar)))
             options += [Option(_similar_prompt(s), id=f"similar:{s.path}") for s in similar]
         if not options:
             options.append(

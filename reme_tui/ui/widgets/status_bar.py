@@ -22,28 +22,33 @@ GAP = 2  # columns between parts (the labels' right margin)
 PROGRESS_WIDTH = 30 + GAP
 
 
-class DiagnosticsLabel(Label):
+class _PressableLabel(Label):
+    """A label whose click posts its own class's ``Pressed`` (each subclass declares one, so
+    handlers are named after the subclass)."""
+
+    @dataclass
+    class Pressed(Message):
+        pass
+
+    def on_click(self, event: Click) -> None:
+        event.stop()
+        self.post_message(self.Pressed())
+
+
+class DiagnosticsLabel(_PressableLabel):
     """Clicking the diagnostics count opens the list."""
 
     @dataclass
-    class Pressed(Message):
+    class Pressed(_PressableLabel.Pressed):
         pass
 
-    def on_click(self, event: Click) -> None:
-        event.stop()
-        self.post_message(self.Pressed())
 
-
-class ChangesLabel(Label):
+class ChangesLabel(_PressableLabel):
     """Clicking the unreviewed-changes count opens the Changes view."""
 
     @dataclass
-    class Pressed(Message):
+    class Pressed(_PressableLabel.Pressed):
         pass
-
-    def on_click(self, event: Click) -> None:
-        event.stop()
-        self.post_message(self.Pressed())
 
 
 @dataclass(slots=True)
