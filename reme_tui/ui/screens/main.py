@@ -634,16 +634,15 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
         self.query_one(SearchBar).focus_query()
 
     def action_back(self) -> None:
-        visit = self.history.back()
-        if visit is None:
-            self.notify("Nothing further back", timeout=1.5)
-            return
-        self.open_memory(visit.path, visit.line, browsing=True, record=False)
+        self._revisit(self.history.back(), "Nothing further back")
 
     def action_forward(self) -> None:
-        visit = self.history.forward()
+        self._revisit(self.history.forward(), "Nothing further forward")
+
+    def _revisit(self, visit: Visit | None, none_left: str) -> None:
+        """Open a visit from the back/forward history without recording it again."""
         if visit is None:
-            self.notify("Nothing further forward", timeout=1.5)
+            self.notify(none_left, timeout=1.5)
             return
         self.open_memory(visit.path, visit.line, browsing=True, record=False)
 
