@@ -1,12 +1,17 @@
 """Every bundled theme meets WCAG AA (4.5:1) for text in every state, computed from the
 theme files: plain and coloured text on the background, the surface, the panel, and on the
-selected row (focused and unfocused), where the rows keep their coloured paths and tags."""
+selected row (focused and unfocused), where the rows keep their coloured paths and tags;
+and WCAG 3:1 non-text contrast for every border the UI paints."""
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 import pytest
 from textual.color import Color
 
+import reme_tui
 from reme_tui.ui.themes import load_bundled_themes
 
 AA = 4.5
@@ -68,4 +73,42 @@ def test_text_meets_wcag_aa_in_every_state(theme) -> None:  # type: ignore[no-un
             ratio = contrast(resolve(variables, text_name, base), base)
             if ratio < AA:
                 failures.append(f"{text_name} on {base_name}: {ratio:.2f}")
+    assert not failures, failures
+
+
+NON_TEXT = 3.0
+BORDER_DECLARATION = re.compile(
+    r"border(?:-(?:top|right|bottom|left))?\s*:\s*[a-z]+\s+\$([a-z0-9-]+)"
+)
+BORDER_BASES = ("background", "surface", "panel")
+
+
+def border_variables() -> set[str]:
+    """Every theme variable the package's CSS paints a border with, plus Textual's own
+    ``border``/``border-blurred`` that its widgets (inputs, lists) use."""
+    package = Path(reme_tui.__file__).parent
+    css = "\n".join(
+        path.read_text(encoding="utf-8")
+        for pattern in ("*.tcss", "*.py")
+        for path in package.rglob(pattern)
+    )
+    return set(BORDER_DECLARATION.findall(css)) | {"border", "border-blurred"}
+
+
+def test_the_border_scan_finds_the_pane_borders() -> None:
+    assert {"border", "border-blurred", "primary", "warning"} <= border_variables()
+
+
+@pytest.mark.parametrize("theme", THEMES, ids=lambda theme: theme.name)
+def test_borders_meet_wcag_non_text_contrast(theme) -> None:  # type: ignore[no-untyped-def]
+    """WCAG 1.4.11: component boundaries, focused or not, at 3:1 against what is around them."""
+    variables = theme.to_color_system().generate()
+    surface = Color.parse(variables["surface"])
+    failures = []
+    for base_name in BORDER_BASES:
+        base = resolve(variables, base_name, surface)
+        for border_name in sorted(border_variables()):
+            ratio = contrast(resolve(variables, border_name, base), base)
+            if ratio < NON_TEXT:
+                failures.append(f"{border_name} on {base_name}: {ratio:.2f}")
     assert not failures, failures
