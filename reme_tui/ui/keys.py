@@ -22,7 +22,11 @@ def key_sections() -> list[tuple[str, list[Binding]]]:
     from reme_tui.ui.app import RemeApp
     from reme_tui.ui.screens.changes import ChangesScreen, RevertConfirmScreen
     from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
-    from reme_tui.ui.screens.dupes import DupesScreen, MergeConfirmScreen
+    from reme_tui.ui.screens.dupes import (
+        DismissedPairsScreen,
+        DupesScreen,
+        MergeConfirmScreen,
+    )
     from reme_tui.ui.screens.help import HelpScreen
     from reme_tui.ui.screens.main import MainScreen
     from reme_tui.ui.widgets.chips import Chip
@@ -40,7 +44,10 @@ def key_sections() -> list[tuple[str, list[Binding]]]:
         ("Preview", list(PreviewScroll.BINDINGS)),
         ("Links", list(NeighboursList.BINDINGS)),
         ("Tag editor (t)", [*TagEditor.BINDINGS, *EditChip.BINDINGS]),
-        ("Near-duplicate tags (d)", [*DupesScreen.BINDINGS, *MergeConfirmScreen.BINDINGS]),
+        (
+            "Near-duplicate tags (d)",
+            [*DupesScreen.BINDINGS, *MergeConfirmScreen.BINDINGS, *DismissedPairsScreen.BINDINGS],
+        ),
         ("Changes (c)", [*ChangesScreen.BINDINGS, *RevertConfirmScreen.BINDINGS]),
         ("Diagnostics (!)", list(DiagnosticsScreen.BINDINGS)),
         ("Help (?)", list(HelpScreen.BINDINGS)),

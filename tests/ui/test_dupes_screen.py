@@ -15,7 +15,7 @@ from reme_tui.engine.hygiene import DismissedPairs
 from reme_tui.engine.merge import Journal
 from reme_tui.ui.app import RemeApp, make_app
 from reme_tui.ui.options import AppOptions
-from reme_tui.ui.screens.dupes import DupesScreen, MergeConfirmScreen
+from reme_tui.ui.screens.dupes import DismissedPairsScreen, DupesScreen, MergeConfirmScreen
 from reme_tui.ui.widgets.status_bar import StatusBar
 
 from .conftest import settle, steady_cursors, wait_for
@@ -225,3 +225,30 @@ def test_review_snapshot(snap_compare: Any, app_factory: AppFactory) -> None:
 
     app = app_factory(clock=lambda: FIXED_NOW)
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+async def test_dismissed_pairs_are_listed_and_can_be_proposed_again(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    from textual.widgets import OptionList
+
+    DismissedPairs(workspace).dismiss(("acme", "acme_corp"))
+    DismissedPairs(workspace).dismiss(("garden", "ops"))
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        assert all("acme" not in c.tags for c in screen.clusters)
+        footer_keys = {b.binding.id for b in screen.active_bindings.values() if b.binding.show}
+        assert "dupes.dismissed" in footer_keys
+        await pilot.press("D")
+        await wait_for(pilot, lambda: isinstance(app.screen, DismissedPairsScreen))
+        listed = app.screen.query_one(OptionList)
+        shown = [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)]
+        assert shown == ["acme ↔ acme_corp", "garden ↔ ops"]
+        await pilot.press("enter")  # the highlighted first pair is proposed again
+        await pilot.pause()
+        assert DismissedPairs(workspace).pairs() == {frozenset({"garden", "ops"})}
+        assert listed.option_count == 1
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await wait_for(pilot, lambda: any("acme" in c.tags for c in screen.clusters))

@@ -1,4 +1,5 @@
-"""Near-duplicate tag review (key ``d``): clusters, merge with a dry-run diff, undo, dismiss.
+"""Near-duplicate tag review (key ``d``): clusters, merge with a dry-run diff, undo, dismiss,
+and the list of dismissed pairs (key ``D``), where a pair can be proposed again.
 
 Engine work (detection, planning, writing) runs in thread workers; writes go through
 ``Engine.merge`` / ``Engine.undo_merge``, which re-index what they wrote, and the
@@ -18,8 +19,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.coordinate import Coordinate
 from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Label, Static
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from reme_tui.engine.dupes import DupeCluster
@@ -116,6 +118,72 @@ def _diff_text(diff: str) -> Text:
     return text
 
 
+class DismissedPairsScreen(ModalScreen[bool]):
+    """The pairs said to be different entities; Enter proposes the highlighted one again.
+    Returns whether any pair was forgotten, so the review can look again."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,u", "forget", "Propose again", id="dismissed.forget"),
+        Binding("escape,q,D", "close", "Close", id="dismissed.close"),
+    ]
+
+    def __init__(self, store: DismissedPairs) -> None:
+        super().__init__()
+        self.store = store
+        self.forgot_any = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dismissed-body"):
+            yield Label("", id="dismissed-title")
+            yield OptionList(id="dismissed-list")
+            yield Footer()
+
+    def on_mount(self) -> None:
+        self.show_pairs()
+        self.query_one(OptionList).focus()
+
+    def show_pairs(self) -> None:
+        listed = self.query_one(OptionList)
+        keep = listed.highlighted or 0
+        listed.clear_options()
+        pairs = sorted(sorted(pair) for pair in self.store.pairs())
+        for a, b in pairs:
+            listed.add_option(Option(f"{a} ↔ {b}", id=f"{a}\n{b}"))
+        if pairs:
+            listed.highlighted = min(keep, len(pairs) - 1)
+        count = len(pairs)
+        self.query_one("#dismissed-title", Label).update(
+            f"Dismissed pairs: {count} — never proposed as duplicates · Enter proposes again · "
+            f"Esc closes\nstored in {self.store.path}"
+            if count
+            else f"No dismissed pairs (stored in {self.store.path}) · Esc closes"
+        )
+
+    def action_forget(self) -> None:
+        listed = self.query_one(OptionList)
+        if listed.highlighted is None or listed.option_count == 0:
+            return
+        option_id = listed.get_option_at_index(listed.highlighted).id or ""
+        a, _, b = option_id.partition("\n")
+        try:
+            forgotten = self.store.forget(a, b)
+        except OSError as error:  # a read-only or full data directory
+            self.notify(f"Not changed: {error}", severity="error", timeout=8)
+            return
+        if forgotten:
+            self.forgot_any = True
+            self.notify(f"{a} and {b} may be proposed as duplicates again")
+        self.show_pairs()
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()  # Enter on the list: the list takes the key before the screen's binding
+        self.action_forget()
+
+    def action_close(self) -> None:
+        self.dismiss(self.forgot_any)
+
+
 class DupesScreen(ShowsWorkerFailures, Screen[None]):
     """Clusters, most certain first; the selected one's members, samples and target."""
 
@@ -126,6 +194,7 @@ class DupesScreen(ShowsWorkerFailures, Screen[None]):
         Binding("X", "dismiss_member", "Not this one", id="dupes.dismiss_member"),
         Binding("u", "undo", "Undo last merge", id="dupes.undo"),
         Binding("T", "edit_target", "Target", id="dupes.target"),
+        Binding("D", "show_dismissed", "Dismissed", id="dupes.dismissed"),
         Binding("r", "refresh", "Refresh", show=False, id="dupes.refresh"),
         Binding("j", "next_member", "Mark next member", show=False, id="dupes.next_member"),
         Binding("k", "previous_member", "Mark previous member", show=False, id="dupes.prev_member"),
@@ -193,7 +262,7 @@ class DupesScreen(ShowsWorkerFailures, Screen[None]):
         count = len(self.clusters)
         self.query_one("#dupes-title", Label).update(
             f"Near-duplicate tags — {count} cluster{'s' if count != 1 else ''}, most certain "
-            "first · m merge · x not duplicates · X not this member · u undo last merge"
+            "first · m merge · x not duplicates · X not this member · u undo · D dismissed pairs"
         )
         keep = next(
             (i for i, c in enumerate(self.clusters) if selected and c.tags == selected.tags), 0
@@ -268,6 +337,13 @@ class DupesScreen(ShowsWorkerFailures, Screen[None]):
 
     def action_refresh(self) -> None:
         self.refresh_clusters()
+
+    def action_show_dismissed(self) -> None:
+        def closed(forgot_any: bool | None) -> None:
+            if forgot_any:
+                self.refresh_clusters()
+
+        self.app.push_screen(DismissedPairsScreen(DismissedPairs(self.reme.engine.root)), closed)
 
     def action_edit_target(self) -> None:
         self.query_one("#dupes-target", Input).focus()
