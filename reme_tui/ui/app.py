@@ -213,11 +213,14 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         if self.build_cancel.is_set():
             return
         elapsed = time.perf_counter() - started
+        # Marked before the screen hears of it: a quit right after "index ready" must find
+        # the index unsaved and save it (the history's baseline below takes seconds at 10k,
+        # and a quit during it used to leave no saved index at all).
+        self.index_unsaved = self.index_unsaved or outcome.unsaved
         screen.post_message(IndexBuilt(elapsed, notices=notices, warm=outcome.warm))
-        self.record_history_at_start()
         if outcome.unsaved:
-            self.index_unsaved = True
             self.save_index_now()
+        self.record_history_at_start()
 
     def record_history_at_start(self) -> None:
         """What changed while reme-tui was closed (the first time: a silent baseline), then

@@ -112,3 +112,28 @@ async def test_quitting_during_the_first_save_still_leaves_a_saved_index(
         await wait_for(pilot, saving.is_set)
         threading.Timer(2.0, release.set).start()  # the quit below waits for this save
     assert "daily/2026-01-05/kickoff.md" in saved_paths(workspace)
+
+
+async def test_quitting_while_the_history_baseline_runs_still_leaves_a_saved_index(
+    app_factory: AppFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After "index ready" the index thread records the history's baseline (seconds at
+    10k); a quit then must still leave the fresh index saved (it once saved nothing)."""
+    import threading
+
+    from reme_tui.ui.app import RemeApp
+
+    recording, release = threading.Event(), threading.Event()
+
+    def slow_record(self: RemeApp) -> None:
+        recording.set()
+        release.wait(10)
+
+    monkeypatch.setattr(RemeApp, "record_history_at_start", slow_record)
+    app = app_factory()
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, recording.is_set)
+    finally:
+        release.set()
+    assert "daily/2026-01-05/kickoff.md" in saved_paths(workspace)
