@@ -30,13 +30,20 @@ def _near_key(tag: str) -> str:
 
 
 def _near_duplicate(canonical: str, existing: Sequence[tuple[str, int]]) -> str | None:
+    """The most used other spelling of ``canonical``, if it is used more than ``canonical``.
+
+    A spelling that already exists on fewer memories is still a variant: in a real
+    workspace ``project-atlas`` on one memory beside ``project_atlas`` on twenty must not
+    make typing ``Project-Atlas`` look settled.
+    """
     key = _near_key(canonical)
+    own = sum(count for name, count in existing if normalize_tag(name) == canonical)
     candidates = [
         (count, name)
         for name, count in existing
-        if _near_key(name) == key and normalize_tag(name) != canonical
+        if _near_key(name) == key and normalize_tag(name) != canonical and count > own
     ]
-    if not candidates or any(normalize_tag(name) == canonical for name, _ in existing):
+    if not candidates:
         return None
     candidates.sort(key=lambda pair: (-pair[0], pair[1]))
     return candidates[0][1]

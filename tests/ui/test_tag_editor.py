@@ -437,3 +437,40 @@ def test_snapshot_editor_with_warnings(snap_compare: Any, app_factory: AppFactor
 
 def test_snapshot_autocomplete_dropdown(snap_compare: Any, app_factory: AppFactory) -> None:
     assert snap_compare(app_factory(), terminal_size=SIZE, run_before=editor_with_dropdown)
+
+
+@anyio
+async def test_typed_variant_of_a_tag_that_also_has_a_rare_variant_gets_the_main_spelling(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    """As in sample_workspace/: project_atlas on many memories, project-atlas on one. Typing
+    ``Project-Atlas`` + Enter must not quietly add the rare variant."""
+    outage = workspace / "daily/2026-02-21/outage.md"
+    outage.parent.mkdir(parents=True, exist_ok=True)
+    outage.write_text("---\nname: Outage\nmemory_tags: [project-atlas]\n---\nLogin outage.\n")
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await open_editor(pilot, GARDEN)
+        await pilot.press(*"Project-Atlas")
+        assert [s.tag for s in editor.suggestions][:2] == ["project_atlas", "project-atlas"]
+        assert "looks like the existing tag 'project_atlas'" in warnings_text(editor)
+        await pilot.press("enter")
+        assert editor.tags == ["garden", "project_atlas"]
+
+
+@anyio
+async def test_saving_a_new_variant_warns_first(app_factory: AppFactory, workspace: Path) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await open_editor(pilot, GARDEN)
+        await pilot.press(*"Project-Atlas", "up", "enter")  # insist on the variant
+        assert editor.tags == ["garden", "Project-Atlas"]
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, TagEditorScreen)  # not saved: warned first
+        assert "would add a new spelling" in banner_text(editor)
+        assert tags_on_disk(workspace, GARDEN) == ["garden"]
+        await pilot.press("ctrl+s")  # saving again keeps the chosen spelling
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert tags_on_disk(workspace, GARDEN) == ["garden", "Project-Atlas"]

@@ -227,6 +227,7 @@ class TagEditor(Vertical):
         self.renaming: int | None = None
         self.suggestions: list[Suggestion] = []
         self.suggested_for = ""  # the input text ``suggestions`` were made for
+        self.variants_confirmed: list[str] | None = None  # the list saved despite variants
         self.typed_early: list[str] = []
         self.loaded = False
         self.packed_width = 0
@@ -546,6 +547,18 @@ class TagEditor(Vertical):
             names = ", ".join(repr(w.tag) for w in blocking)
             self.set_banner(
                 f"✗ Fix or remove {names} first: ReMe would drop it, so it is not saved."
+            )
+            return
+        variants = [w for w in self.draft.warnings() if w.kind == "near-duplicate"]
+        if variants and self.variants_confirmed != self.draft.tags:
+            self.variants_confirmed = list(self.draft.tags)
+            named = ", ".join(f"{w.tag!r} (existing: {w.suggestion!r})" for w in variants)
+            self.set_banner(
+                Content(
+                    f"≈ Not saved yet: {named} would add a new spelling of an existing tag. "
+                    "ctrl+y uses the existing spelling; save again to keep yours."
+                ),
+                kind="-conflict",
             )
             return
         self.post_message(self.SaveRequested(list(self.draft.tags)))
