@@ -46,7 +46,9 @@ REFERENCE_VERSION = "0.4.2.0"
 OUTPUT = HERE / "goldens.json"
 
 
-def _app_config(workspace: Path) -> dict[str, Any]:
+def _app_config(workspace: Path, metadata_on: bool | None = None) -> dict[str, Any]:
+    """ReMe's `default` config with the index loop's first step as a one-shot job;
+    `metadata_on` sets the chunker's `include_frontmatter_in_metadata` when given."""
     from reme.config import resolve_app_config  # type: ignore[import-not-found]
 
     config: dict[str, Any] = resolve_app_config(
@@ -60,6 +62,9 @@ def _app_config(workspace: Path) -> dict[str, Any]:
     loop = jobs["index_update_loop"]
     init_step = dict(loop["steps"][0])
     assert init_step["backend"] == "init_changes_step", init_step
+    if metadata_on is not None:
+        markdown = config["components"]["file_chunker"]["markdown"]
+        markdown["include_frontmatter_in_metadata"] = metadata_on
     assert config["components"]["file_store"]["default"]["embedding_store"] == "", "embeddings on"
     config["jobs"] = {
         "index_once": {

@@ -31,39 +31,11 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 
-from make_goldens import _canonical_tie_order  # noqa: E402
+from make_goldens import _app_config, _canonical_tie_order  # noqa: E402
 from reme_cases import CASES, SAMPLE  # noqa: E402
 
 REFERENCE_VERSION = "0.4.2.0"
 OUTPUT = HERE / "reme_goldens.json"
-
-
-def _app_config(workspace: Path, metadata_on: bool) -> dict[str, Any]:
-    from reme.config import resolve_app_config  # type: ignore[import-not-found]
-
-    config: dict[str, Any] = resolve_app_config(
-        log_config=False,
-        workspace_dir=str(workspace),
-        enable_logo=False,
-        log_to_console=False,
-        log_to_file=False,
-    )
-    jobs = config["jobs"]
-    loop = jobs["index_update_loop"]
-    markdown = config["components"]["file_chunker"]["markdown"]
-    markdown["include_frontmatter_in_metadata"] = metadata_on
-    assert config["components"]["file_store"]["default"]["embedding_store"] == "", "embeddings on"
-    config["jobs"] = {
-        "index_once": {
-            "backend": "base",
-            "watch_dirs": loop["watch_dirs"],
-            "watch_suffixes": loop["watch_suffixes"],
-            "steps": [dict(loop["steps"][0])],
-        },
-        "search": jobs["search"],
-        "list_tags": jobs["list_tags"],
-    }
-    return config
 
 
 def _search_kwargs(case: dict[str, Any]) -> dict[str, Any]:
