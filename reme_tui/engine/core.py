@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -27,8 +28,6 @@ from .day_index import StaleEntry
 from .document import (
     DEFAULT_MAX_FILE_BYTES,
     ReadFailure,
-    content_hash,
-    parse_memory,
     read_file,
 )
 from .fileio import FileStamp, read_regular
@@ -38,7 +37,7 @@ from .history import ChangeHistory, HistoryError, Observed, RecordResult
 from .journal import Journal
 from .keyword import KeywordIndex
 from .links import LinkGraph
-from .loader import load_all, worker_setting_problem
+from .loader import Reread, load_all, reread_one, worker_setting_problem
 from .merge import MergePlan, MergeResult, UndoResult
 from .merge import apply_merge as merge_files
 from .merge import resume_merge as resume_files
@@ -85,6 +84,16 @@ from .writes import EditResult
 
 ProgressCallback = Callable[[int, int], None]
 
+# Files put into the index per hold of the index lock while an `apply` lands: a search
+# typed during a burst of thousands of changed files waits for one slice, not the burst.
+_APPLY_SLICE = 32
+
+
+def _let_readers_in() -> None:
+    """Between slices: give up the GIL so a search waiting for the index lock takes it
+    (a lock released and at once re-taken by the same thread is seldom handed over)."""
+    time.sleep(0)
+
 
 class WorkspaceError(RuntimeError):
     """The workspace itself is missing or unreadable."""
@@ -125,6 +134,15 @@ class Delta:
     @property
     def is_empty(self) -> bool:
         return not (self.added or self.changed or self.removed)
+
+
+@dataclass(slots=True)
+class _Update:
+    """What one `apply` will change, worked out (files read and parsed) without the
+    index lock: the files read again, then the known paths to drop."""
+
+    rereads: dict[str, Reread | None] = field(default_factory=dict)
+    forget: list[str] = field(default_factory=list)
 
 
 def _stat_key(memory: Memory) -> tuple[int, int, int, int]:
@@ -172,6 +190,9 @@ class Engine:
         self._root_identity = _dir_identity(root)
         self.config = config or EngineConfig()
         self._lock = threading.RLock()
+        # One `apply` at a time: it reads the index without `_lock` while it prepares,
+        # and only appliers change what it reads.
+        self._apply_lock = threading.Lock()
         self._write_lock = threading.Lock()
         self._symlinks = LinkMap(root)
         self._root_real = os.path.realpath(root)
@@ -194,8 +215,6 @@ class Engine:
         self._history: ChangeHistory | None = None
         self.last_record = RecordResult()
         self.history_error: str | None = None
-        # While an apply runs with a history attached: path -> (bytes, tags, name) read.
-        self._observed: dict[str, Observed] | None = None
         self._semantic = Semantic(self._lock)
         # Why this folder is the workspace (".reme found here"...), for the status bar.
         self.chosen_because: str | None = None
@@ -340,21 +359,22 @@ class Engine:
         found, scan_diagnostics = self._scan_all()
         trust_before = snapshot.saved_at_ns - 2_000_000_000
         delta = Delta()
-        with self._lock:
-            self._restore(snapshot)
-            self._scan_diagnostics = scan_diagnostics
+        with self._apply_lock:
+            with self._lock:
+                self._restore(snapshot)
+                self._scan_diagnostics = scan_diagnostics
             on_disk = {item.rel for item in found}
-            for path in [p for p in self._memories if p not in on_disk]:
-                self._forget(path, delta)
+            update = _Update(forget=[p for p in self._memories if p not in on_disk])
             total = len(found)
             for done, item in enumerate(found, 1):
                 old = self._memories.get(item.rel)
-                if old is not None and _stat_matches(item.abs_path, old, trust_before):
-                    continue
-                self._refresh_file(item, delta)
+                if old is None or not _stat_matches(item.abs_path, old, trust_before):
+                    self._plan_reread(item, update)
                 if progress is not None and done % 200 == 0:
                     progress(done, total)
-            self.is_built = True
+            self._commit(update, delta)
+            with self._lock:
+                self.is_built = True
         if progress is not None:
             progress(len(found), len(found))
         return not delta.is_empty or self._stat_only_changes
@@ -450,58 +470,96 @@ class Engine:
         under it along. With a history attached, what changed is recorded as one group
         (``source``, ``label`` and ``undo`` describe who changed it), after the index
         lock is released.
+
+        Files are read and parsed without the index lock, then put in a slice at a time
+        (`_APPLY_SLICE`): searches meanwhile see the batch partly applied, never wait
+        for all of it. Measured at 10k memories, a 3,000-file burst: a search waited up
+        to 4.9 s with the lock held throughout, 27-40 ms in slices (`make bench`).
         """
         delta = Delta()
-        observed: dict[str, Observed] = {}
-        try:
-            self._apply_locked(changes, delta, observed)
-        finally:
-            self._observed = None
-        if self._history is not None and not delta.is_empty:
-            for path in delta.removed:
-                observed.setdefault(path, Observed(path, None))
-            try:
-                self.last_record = self._history.record(
-                    [observed[p] for p in sorted(observed)], source=source, label=label, undo=undo
-                )
-            except HistoryError as error:
-                # The index must follow the files even when the history cannot.
-                self.history_error = str(error)
-                self.last_record = RecordResult()
-        return delta
-
-    def _apply_locked(
-        self, changes: Iterable[str | os.PathLike[str]], delta: Delta, observed: dict[str, Observed]
-    ) -> None:
-        with self._lock:
-            self._observed = observed if self._history is not None else None
-            if not self.root.is_dir() or _dir_identity(self.root) != self._root_identity:
+        with self._apply_lock:
+            update = self._plan_update(changes)
+            if update is None:
                 # Deleted, moved away, or moved away and replaced by another folder (a
                 # watcher keeps following the old one): either way this index is done.
                 delta.workspace_missing = True
-                return
-            gone: set[str] = set()
-            rescanned: dict[str, set[str]] = {}
-            for rel in self._with_symlinks(changes):
-                abs_path = self.root / rel if rel else self.root
-                if not rel or abs_path.is_dir():
-                    if abs_path.is_symlink() and not resolves_inside(self._root_real, abs_path):
-                        gone.add(rel)  # a symlinked directory leading outside: not followed
-                    else:
-                        rescanned[rel] = self._rescan_dir(rel, delta)
-                elif is_memory_path(
-                    rel, all_markdown=self.config.all_markdown, roots=self.config.memory_roots
-                ) and (
-                    abs_path.is_file()
-                ):
-                    found = self._find_single(rel)
-                    if found is not None:
-                        self._refresh_file(found, delta)
-                    else:
-                        gone.add(rel)
+                return delta
+            self._commit(update, delta)
+            if self._history is not None and not delta.is_empty:
+                self._record(update, delta, source=source, label=label, undo=undo)
+        return delta
+
+    def _plan_update(self, changes: Iterable[str | os.PathLike[str]]) -> _Update | None:
+        """Read and parse what changed, without the index lock (None: the workspace is gone)."""
+        if not self.root.is_dir() or _dir_identity(self.root) != self._root_identity:
+            return None
+        update = _Update()
+        gone: set[str] = set()
+        rescanned: dict[str, set[str]] = {}
+        for rel in self._with_symlinks(changes):
+            abs_path = self.root / rel if rel else self.root
+            if not rel or abs_path.is_dir():
+                if abs_path.is_symlink() and not resolves_inside(self._root_real, abs_path):
+                    gone.add(rel)  # a symlinked directory leading outside: not followed
+                else:
+                    rescanned[rel] = self._rescan_dir(rel, update)
+            elif is_memory_path(
+                rel, all_markdown=self.config.all_markdown, roots=self.config.memory_roots
+            ) and (abs_path.is_file()):
+                found = self._find_single(rel)
+                if found is not None:
+                    self._plan_reread(found, update)
                 else:
                     gone.add(rel)
-            self._forget_under(gone, rescanned, delta)
+            else:
+                gone.add(rel)
+        update.forget = self._paths_to_forget(gone, rescanned, update)
+        return update
+
+    def _plan_reread(self, item: FoundFile, update: _Update) -> None:
+        if item.rel not in update.rereads:
+            update.rereads[item.rel] = reread_one(
+                item,
+                self._memories.get(item.rel),
+                self.config.tag_field,
+                self.config.max_file_bytes,
+                self._root_real,
+            )
+
+    def _commit(self, update: _Update, delta: Delta) -> None:
+        """Put a planned update into the index, a slice at a time."""
+        steps: list[Reread | str] = [r for r in update.rereads.values() if r is not None]
+        steps += update.forget
+        for start in range(0, len(steps), _APPLY_SLICE):
+            if start:
+                _let_readers_in()
+            with self._lock:
+                for step in steps[start : start + _APPLY_SLICE]:
+                    if isinstance(step, str):
+                        self._forget(step, delta)
+                    else:
+                        self._put(step, delta)
+
+    def _record(
+        self, update: _Update, delta: Delta, *, source: str, label: str, undo: str | None
+    ) -> None:
+        """Record one apply's changes in the history as one group, outside the index lock."""
+        assert self._history is not None
+        observed = {
+            r.rel: Observed(r.rel, r.data, r.memory.tags, r.memory.name)
+            for r in update.rereads.values()
+            if r is not None and r.memory is not None and r.content_changed
+        }
+        for path in delta.removed:
+            observed.setdefault(path, Observed(path, None))
+        try:
+            self.last_record = self._history.record(
+                [observed[p] for p in sorted(observed)], source=source, label=label, undo=undo
+            )
+        except HistoryError as error:
+            # The index must follow the files even when the history cannot.
+            self.history_error = str(error)
+            self.last_record = RecordResult()
 
     def is_link_target(self, path: str | os.PathLike[str]) -> bool:
         """Whether a change at ``path`` (absolute) may change a symlinked memory or folder:
@@ -523,7 +581,7 @@ class Engine:
                 out.setdefault(link, None)
         return list(out)
 
-    def _rescan_dir(self, rel: str, delta: Delta) -> set[str]:
+    def _rescan_dir(self, rel: str, update: _Update) -> set[str]:
         seen: set[str] = set()
         for item in scan(
             self.root,
@@ -533,30 +591,34 @@ class Engine:
             roots=self.config.memory_roots,
         ):
             seen.add(item.rel)
-            self._refresh_file(item, delta)
+            self._plan_reread(item, update)
         return seen
 
-    def _forget_under(self, gone: set[str], rescanned: dict[str, set[str]], delta: Delta) -> None:
-        """One pass over known paths: drop those at or under a gone path, or under a
-        rescanned directory without having been seen by its scan, or that are now
-        themselves a directory (a file replaced by a folder of the same name)."""
+    def _paths_to_forget(
+        self, gone: set[str], rescanned: dict[str, set[str]], update: _Update
+    ) -> list[str]:
+        """One pass over known paths: those at or under a gone path, or under a rescanned
+        directory without having been seen by its scan, or that are now themselves a
+        directory (a file replaced by a folder of the same name)."""
         if not gone and not rescanned:
-            return
-        for path in self._known_paths():
+            return []
+        forget: list[str] = []
+        for path in dict.fromkeys([*self._memories, *self._failures, *update.rereads]):
             if path in gone or path in rescanned:
-                self._forget(path, delta)
+                forget.append(path)
                 continue
             parts = path.split("/")
             for depth in range(len(parts) - 1, -1, -1):
                 prefix = "/".join(parts[:depth])
                 if depth and prefix in gone:
-                    self._forget(path, delta)
+                    forget.append(path)
                     break
                 seen = rescanned.get(prefix)
                 if seen is not None:
                     if path not in seen:
-                        self._forget(path, delta)
+                        forget.append(path)
                     break
+        return forget
 
     def _find_single(self, rel: str) -> FoundFile | None:
         """The file as a scan would see it (symlink policy included), or None."""
@@ -576,34 +638,24 @@ class Engine:
             return None
         return FoundFile(rel, abs_path)
 
-    def _known_paths(self) -> list[str]:
-        return [*self._memories, *self._failures]
-
-    def _refresh_file(self, item: FoundFile, delta: Delta) -> None:
-        """Re-read one file; an event means "maybe changed", so compare content, not stat."""
-        old = self._memories.get(item.rel)
-        try:
-            raw = read_file(
-                item.abs_path, item.rel, self.config.max_file_bytes, inside=self._root_real
-            )
-        except ReadFailure as failure:
-            self._forget(item.rel, delta)
-            self._failures[item.rel] = failure.diagnostic
+    def _put(self, reread: Reread, delta: Delta) -> None:
+        """One file read again, into the index (under the lock)."""
+        rel = reread.rel
+        if reread.memory is None:
+            assert reread.failure is not None
+            self._forget(rel, delta)
+            self._failures[rel] = reread.failure
             return
-        self._failures.pop(item.rel, None)
-        if old is not None and old.content_hash == content_hash(raw.data):
-            if _stat_key(old) != (raw.size, raw.mtime_ns, raw.ino, raw.ctime_ns):
-                self._memories[item.rel] = replace(
-                    old, size=raw.size, mtime_ns=raw.mtime_ns, ino=raw.ino, ctime_ns=raw.ctime_ns
-                )
-                self._stat_only_changes = True
+        self._failures.pop(rel, None)
+        if not reread.content_changed:
+            self._memories[rel] = reread.memory
+            self._stat_only_changes = True
             return
-        memory = parse_memory(item.rel, raw, tag_field=self.config.tag_field)
-        if self._observed is not None:
-            self._observed[item.rel] = Observed(item.rel, raw.data, memory.tags, memory.name)
-        delta.tags_moved |= self._unindex(item.rel) if old is not None else set()
-        delta.tags_moved |= self._index(memory)
-        (delta.changed if old is not None else delta.added).append(item.rel)
+        old = self._memories.get(rel)
+        if old is not None:
+            delta.tags_moved |= self._unindex(rel)
+        delta.tags_moved |= self._index(reread.memory, tokens=reread.tokens)
+        (delta.changed if old is not None else delta.added).append(rel)
 
     def _forget(self, rel: str, delta: Delta) -> None:
         self._failures.pop(rel, None)
@@ -611,7 +663,14 @@ class Engine:
             delta.tags_moved |= self._unindex(rel)
             delta.removed.append(rel)
 
-    def _index(self, memory: Memory, *, keyword: bool = True, links: bool = True) -> set[str]:
+    def _index(
+        self,
+        memory: Memory,
+        *,
+        keyword: bool = True,
+        links: bool = True,
+        tokens: Sequence[list[str]] | None = None,
+    ) -> set[str]:
         self._filter_cache.clear()
         self._frontmatter_keys = None
         path = memory.path
@@ -619,8 +678,11 @@ class Engine:
         for chunk in memory.chunks:
             self._chunks[(path, chunk.start_line)] = chunk
         if keyword:
+            if tokens is None:
+                tokens = [tokenize(c.text) for c in memory.chunks]
             self._keyword.replace_path(
-                path, [((path, c.start_line), tokenize(c.text)) for c in memory.chunks]
+                path,
+                [((path, c.start_line), t) for c, t in zip(memory.chunks, tokens, strict=True)],
             )
         if links:
             self._links.set_file(path, list(memory.links))

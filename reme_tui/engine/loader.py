@@ -30,9 +30,9 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from .document import ReadFailure, parse_memory, read_file
+from .document import ReadFailure, content_hash, parse_memory, read_file
 from .records import Diagnostic, Memory
 from .tokenize import tokenize
 from .workspace import FoundFile
@@ -59,6 +59,45 @@ def load_one(item: FoundFile, tag_field: str, max_file_bytes: int) -> Loaded:
         return Loaded(item.rel, None, failure.diagnostic)
     memory = parse_memory(item.rel, raw, tag_field=tag_field)
     return Loaded(item.rel, memory, None, tuple(tokenize(c.text) for c in memory.chunks))
+
+
+@dataclass(frozen=True, slots=True)
+class Reread:
+    """One file read again for an incremental update (done outside the index lock).
+
+    ``memory`` is the file now: with ``tokens`` and ``data`` when its content changed, or
+    the old record with only its stat moved (``content_changed`` False). ``failure`` says
+    why it could not be read."""
+
+    rel: str
+    memory: Memory | None = None
+    failure: Diagnostic | None = None
+    tokens: tuple[list[str], ...] = ()
+    data: bytes = b""
+    content_changed: bool = True
+
+
+def reread_one(
+    item: FoundFile, old: Memory | None, tag_field: str, max_file_bytes: int, inside: str
+) -> Reread | None:
+    """The file as it is now, compared with its ``old`` record; None when nothing moved.
+    An event means "maybe changed", so content is compared, not the stat."""
+    try:
+        raw = read_file(item.abs_path, item.rel, max_file_bytes, inside=inside)
+    except ReadFailure as failure:
+        return Reread(item.rel, failure=failure.diagnostic)
+    if old is not None and old.content_hash == content_hash(raw.data):
+        stat = (raw.size, raw.mtime_ns, raw.ino, raw.ctime_ns)
+        if (old.size, old.mtime_ns, old.ino, old.ctime_ns) == stat:
+            return None
+        restat = replace(
+            old, size=raw.size, mtime_ns=raw.mtime_ns, ino=raw.ino, ctime_ns=raw.ctime_ns
+        )
+        return Reread(item.rel, restat, content_changed=False)
+    memory = parse_memory(item.rel, raw, tag_field=tag_field)
+    return Reread(
+        item.rel, memory, tokens=tuple(tokenize(c.text) for c in memory.chunks), data=raw.data
+    )
 
 
 def _load_batch(batch: Sequence[FoundFile], tag_field: str, max_file_bytes: int) -> list[Loaded]:

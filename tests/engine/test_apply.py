@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import shutil
+import threading
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from reme_tui.engine import core
 from reme_tui.engine.core import Engine
 from reme_tui.engine.search import SearchQuery
 from tests.helpers import memory, write_workspace
@@ -111,4 +114,80 @@ def test_random_interleavings_equal_rebuild(tmp_path_factory, ops) -> None:
             shutil.rmtree(path.parent)
             touched = [str(Path(slot).parent)]
         engine.apply(touched)
+    assert_equals_rebuild(engine)
+
+
+def _apply_batch(root: Path, engine: Engine, ops: list) -> None:
+    """Carry out every operation on disk, then hand all touched paths to one `apply`."""
+    touched: list[str] = []
+    for kind, slot, other, words, tags, link in ops:
+        path = root / slot
+        touched.append(slot)
+        if kind == "write":
+            body = " ".join(words) + (f"\n[[{other}]]\n" if link else "\n")
+            write_workspace(root, {slot: memory(body, tags=tags)})
+        elif kind == "delete" and path.exists():
+            path.unlink()
+        elif kind == "rename" and path.exists() and slot != other:
+            (root / other).parent.mkdir(parents=True, exist_ok=True)
+            path.replace(root / other)
+            touched.append(other)
+        elif kind == "rmdir" and path.parent.exists() and path.parent != root:
+            shutil.rmtree(path.parent)
+            touched.append(str(Path(slot).parent))
+    engine.apply(touched)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    first=st.lists(operation, min_size=1, max_size=12),
+    second=st.lists(operation, min_size=1, max_size=12),
+)
+def test_random_batches_applied_one_file_per_slice_equal_rebuild(
+    tmp_path_factory, first, second
+) -> None:
+    root = tmp_path_factory.mktemp("ws")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(core, "_APPLY_SLICE", 1)
+        engine = Engine.open(root)
+        _apply_batch(root, engine, first)
+        _apply_batch(root, engine, second)
+    assert_equals_rebuild(engine)
+
+
+def test_a_big_batch_leaves_the_index_to_searches_between_slices(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search typed during a burst waits for one slice, not the burst: between slices
+    the index lock is free and the files put in so far are searchable."""
+    files = {f"digest/wiki/n{i:02d}.md": memory(f"plan {i}\n") for i in range(20)}
+    engine = Engine.open(write_workspace(tmp_path, files))
+    write_workspace(tmp_path, {p: memory("budget burst\n") for p in files})
+    monkeypatch.setattr(core, "_APPLY_SLICE", 5)
+    between = threading.Event()
+    resume = threading.Event()
+    seen: list[int] = []
+
+    def pause_once() -> None:
+        if not between.is_set():
+            between.set()
+            resume.wait()
+
+    monkeypatch.setattr(core, "_let_readers_in", pause_once)
+    applying = threading.Thread(target=engine.apply, args=(sorted(files),))
+    applying.start()
+    try:
+        between.wait()
+        free = engine._lock.acquire(blocking=False)
+        if free:
+            engine._lock.release()
+        seen.append(len(engine.search(SearchQuery(text="burst", limit=50)).hits))
+    finally:
+        resume.set()
+        applying.join()
+    assert free, "the index lock was held across slices"
+    assert seen == [5]  # the first slice is in, the rest not yet
+    assert len(engine.search(SearchQuery(text="burst", limit=50)).hits) == 20
     assert_equals_rebuild(engine)

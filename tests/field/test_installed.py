@@ -109,3 +109,29 @@ def test_the_app_builds_with_a_process_pool_under_its_captured_stderr(
     app.wait_for(lambda: "index ready" in app.status(), "index ready")
     assert "fds_to_keep" not in app.text() and "Traceback" not in app.text()
     assert app.quit() == 0
+
+
+def test_a_burst_of_changes_lands_while_a_search_is_typed(
+    reme_tui: Path, home: dict[str, str], big_workspace: Path, tmp_path: Path
+) -> None:
+    """Every memory rewritten at once while the app runs (an agent's sync, a checkout): the
+    batch goes in a slice at a time, so the query typed meanwhile is answered, and once
+    the burst has landed it is answered over every memory."""
+    app = Terminal(reme_tui, [str(big_workspace)], home, tmp_path)
+    app.wait_for(lambda: "index ready" in app.status(), "index ready")
+    paths = sorted(big_workspace.rglob("*.md"))
+    assert len(paths) == MEMORIES
+    originals = {path: path.read_bytes() for path in paths}
+    try:
+        for path in paths:
+            path.write_bytes(originals[path] + b"\nzephyrburst\n")
+        app.type("zephyrburst")
+        every = f"of {MEMORIES:,} results"
+        app.wait_for(
+            lambda: every in app.text() and "index ready" in app.status(), "the whole burst"
+        )
+        assert "Traceback" not in app.text()
+        assert app.quit() == 0
+    finally:
+        for path, data in originals.items():
+            path.write_bytes(data)
