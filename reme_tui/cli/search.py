@@ -125,6 +125,7 @@ def _follow(
     emit(response)
     last = response.to_json()
     logging.getLogger("watchfiles").setLevel(logging.ERROR)
+    applied = False  # the saved index is behind: saved when following stops
     try:
         for batch in watch_batches(
             engine.root,
@@ -138,6 +139,7 @@ def _follow(
                 return EXIT_RUNTIME
             if delta.is_empty:
                 continue
+            applied = True
             engine.wait_for_embeddings(timeout=30)
             current = _search_or_usage_error(engine, query)
             document = current.to_json()
@@ -152,4 +154,8 @@ def _follow(
         else:
             error(f"watching {engine.root} failed: {exc}")
         return EXIT_RUNTIME
+    finally:
+        saved = not applied or root_is_gone(engine.root) or engine.save()
+        if not saved and engine.save_error is not None:
+            error(engine.save_error)
     return EXIT_OK

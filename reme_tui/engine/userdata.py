@@ -35,6 +35,14 @@ def workspace_data_dir(root: Path, data_dir: Path | None = None) -> Path:
     return (data_dir or default_data_dir()) / "workspaces" / workspace_key(root)
 
 
+def shown_path(path: Path) -> str:
+    """A path as the user is shown it: under the home directory as ``~/...``."""
+    try:
+        return "~/" + path.relative_to(Path.home()).as_posix()
+    except (ValueError, RuntimeError):  # elsewhere, or no home directory
+        return str(path)
+
+
 def read_json_checked(path: Path) -> Any | None:
     """The JSON document at ``path``; None when missing; CorruptFile when unusable."""
     try:

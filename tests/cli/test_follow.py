@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+from reme_tui.engine.core import Engine
+from reme_tui.engine.saved_index import saved_index
 from tests.helpers import memory, write_workspace
 
 
@@ -53,3 +55,8 @@ def test_follow_json_emits_on_change_and_exits_zero_on_ctrl_c(tmp_path: Path) ->
         _out, err = proc.communicate(timeout=10)
     assert proc.returncode == 0, err
     assert "Traceback" not in err
+    # What it followed is saved when it stops: the next start is warm and current.
+    store = saved_index(tmp_path.resolve(), all_markdown=False)
+    assert store is not None
+    saved = store.load(Engine.create(tmp_path)._config_key())
+    assert {m.path for m in saved.memories} == {"digest/a.md", "digest/b.md"}

@@ -227,6 +227,32 @@ def test_review_snapshot(snap_compare: Any, app_factory: AppFactory) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
+def test_dismissed_pairs_snapshot(
+    snap_compare: Any,
+    app_factory: AppFactory,
+    workspace: Path,
+    no_user_config: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The list of dismissed pairs, with where they are kept (the home shown as ~; the
+    workspace's key is pinned: it digests the temporary workspace path)."""
+    from reme_tui.engine import userdata
+
+    monkeypatch.setenv("HOME", str(no_user_config.parent))
+    monkeypatch.setattr(userdata, "workspace_key", lambda root: "ws-key")
+    DismissedPairs(workspace).dismiss(("acme", "acme_corp"))
+    DismissedPairs(workspace).dismiss(("garden", "ops"))
+
+    async def run_before(pilot: Any) -> None:
+        await open_review(pilot)
+        await pilot.press("D")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, DismissedPairsScreen))
+        await steady_cursors(pilot)
+
+    app = app_factory(clock=lambda: FIXED_NOW)
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
 async def test_dismissed_pairs_are_listed_and_can_be_proposed_again(
     app_factory: AppFactory, workspace: Path
 ) -> None:

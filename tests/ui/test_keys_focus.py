@@ -191,3 +191,38 @@ async def test_dangling_links_are_reachable_by_keyboard(app_factory: AppFactory,
         await pilot.press("enter")  # says what it is instead of doing nothing
         await settle(pilot)
         assert isinstance(app.focused, NeighboursList)
+
+
+async def test_editing_keys_keep_their_order_with_the_letters_typed_around_them(
+    app_factory: AppFactory,
+) -> None:
+    """Textual inserts letters as the input handles them but ran a binding (Ctrl+U,
+    Backspace, Left) only after its key had bubbled up to the app: in one burst,
+    `ctrl+u budget` left the box empty and `ab<backspace>c` gave "ab"."""
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        box = app.screen.query_one(QueryInput)
+        box.focus()
+        await settle(pilot)
+        burst(app, "launch")
+        app.post_message(events.Key("ctrl+u", None))
+        burst(app, "budget")
+        await settle(pilot)
+        assert box.value == "budget"
+        app.post_message(events.Key("ctrl+u", None))
+        burst(app, "ab")
+        app.post_message(events.Key("backspace", None))
+        burst(app, "c")
+        app.post_message(events.Key("left", None))
+        burst(app, "x")
+        await settle(pilot)
+        assert box.value == "axc"
+        tag_filter = app.screen.query_one(TagFilter)
+        tag_filter.focus()
+        await settle(pilot)
+        burst(app, "pro")
+        app.post_message(events.Key("backspace", None))
+        burst(app, "x")
+        await settle(pilot)
+        assert tag_filter.value == "prx"

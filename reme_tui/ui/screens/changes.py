@@ -33,6 +33,7 @@ from reme_tui.engine.history import (
     tag_churn,
 )
 from reme_tui.engine.revert import RevertError, RevertPlan, plan_undo, plan_version
+from reme_tui.ui.focus import OrderedInput
 from reme_tui.ui.screens.dry_run import DryRunConfirmScreen, diff_line_style
 from reme_tui.ui.worker_failures import ShowsWorkerFailures
 
@@ -276,7 +277,7 @@ class ChangesScreen(ShowsWorkerFailures, Screen[None]):
     def compose(self) -> ComposeResult:
         yield Label("Changes — reading the history…", id="changes-title")
         with Horizontal(id="changes-filter-row"):
-            yield Input(
+            yield OrderedInput(
                 placeholder="filter: kind:modified tag:project_atlas path:digest/",
                 id="changes-filter",
             )

@@ -35,6 +35,8 @@ from reme_tui.engine.merge import (
     UndoResult,
     plan_merge,
 )
+from reme_tui.engine.userdata import shown_path
+from reme_tui.ui.focus import OrderedInput
 from reme_tui.ui.screens.dry_run import DryRunConfirmScreen, diff_line_style
 from reme_tui.ui.worker_failures import ShowsWorkerFailures
 
@@ -152,11 +154,12 @@ class DismissedPairsScreen(ModalScreen[bool]):
         if pairs:
             listed.highlighted = min(keep, len(pairs) - 1)
         count = len(pairs)
+        where = shown_path(self.store.path)
         self.query_one("#dismissed-title", Label).update(
             f"Dismissed pairs: {count} — never proposed as duplicates · Enter proposes again · "
-            f"Esc closes\nstored in {self.store.path}"
+            f"Esc closes\nstored in {where}"
             if count
-            else f"No dismissed pairs (stored in {self.store.path}) · Esc closes"
+            else f"No dismissed pairs (stored in {where}) · Esc closes"
         )
 
     def action_forget(self) -> None:
@@ -219,7 +222,7 @@ class DupesScreen(ShowsWorkerFailures, Screen[None]):
             with Vertical(id="dupes-detail"):
                 with Horizontal(id="dupes-target-row"):
                     yield Label("Merge into ", id="dupes-target-label")
-                    yield Input(id="dupes-target", placeholder="target tag")
+                    yield OrderedInput(id="dupes-target", placeholder="target tag")
                 with VerticalScroll(id="dupes-detail-scroll"):
                     yield Static("", id="dupes-members")
         yield Footer()

@@ -13,7 +13,7 @@ from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Checkbox, Input, Label
 
 from reme_tui.engine.dates import EXPECTED, date_or_none
-from reme_tui.ui.focus import FollowsFocus, focus_now
+from reme_tui.ui.focus import FollowsFocus, KeepsKeyOrder, focus_now
 from reme_tui.ui.query import SearchState, parse_query
 from reme_tui.ui.widgets.chips import Chip
 
@@ -27,7 +27,7 @@ class DateValidator(Validator):
         return self.failure("expected a date like 2026-03-01")
 
 
-class QueryInput(FollowsFocus, Input):
+class QueryInput(KeepsKeyOrder, FollowsFocus, Input):
     """The query box; Backspace at its start removes the last tag chip."""
 
     @dataclass
@@ -41,7 +41,7 @@ class QueryInput(FollowsFocus, Input):
             event.prevent_default()
 
 
-class DateInput(FollowsFocus, Input):
+class DateInput(KeepsKeyOrder, FollowsFocus, Input):
     def __init__(self, placeholder: str, id: str) -> None:
         super().__init__(
             placeholder=placeholder,

@@ -29,7 +29,7 @@ from textual.widgets.option_list import Option
 
 from reme_tui.engine.tag_warnings import TagWarning
 from reme_tui.engine.tags import MAX_TAGS_PER_FILE
-from reme_tui.ui.focus import FollowsFocus, focus_now
+from reme_tui.ui.focus import FollowsFocus, KeepsKeyOrder, focus_now
 from reme_tui.ui.tag_draft import Suggestion, TagDraft, first_near_duplicate, pack
 
 HELP = (
@@ -100,7 +100,7 @@ class EditChip(FollowsFocus, Static, can_focus=True):
         self.post_message(self.Command(self.index, command, delta))
 
 
-class TagInput(FollowsFocus, Input):
+class TagInput(KeepsKeyOrder, FollowsFocus, Input):
     """The input: Enter hands its text over at once; Backspace/Left when empty reach the chips."""
 
     @dataclass

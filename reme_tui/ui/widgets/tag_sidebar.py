@@ -13,7 +13,7 @@ from textual.events import Key
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from reme_tui.ui.focus import FollowsFocus, focus_now, is_bound
+from reme_tui.ui.focus import FollowsFocus, KeepsKeyOrder, focus_now, is_bound
 from reme_tui.ui.messages import TagChosen
 
 
@@ -43,7 +43,7 @@ class TagList(FollowsFocus, OptionList):
         self.query_ancestor(TagSidebar).toggle_sort()
 
 
-class TagFilter(FollowsFocus, Input):
+class TagFilter(KeepsKeyOrder, FollowsFocus, Input):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("down", "to_list", "To tag list", show=False, id="tags.filter_down"),
         Binding("escape", "clear", "Clear filter", show=False, id="tags.filter_clear"),
