@@ -17,6 +17,7 @@ directories are 0700 and the file 0600.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import errno
 import fcntl
 import functools
@@ -44,6 +45,11 @@ _DIGEST_BYTES = 32
 _HEADER_BYTES = len(_MAGIC) + 4 + _DIGEST_BYTES
 MAX_INDEX_BYTES = 4 * 1024**3
 _NDARRAY_EXT = 1
+# YAML dates and datetimes in frontmatter values: msgpack alone would hand them back as ISO
+# text (naive) or UTC timestamps (aware), and ReMe prints them with str() (day-index pages).
+_DATE_EXT = 2
+_DATETIME_EXT = 3
+_PAIRS_EXT = 4  # a mapping with a date among its keys (an extension is not hashable)
 # numpy dtypes an entry may hold: bool, integers, floats and fixed-width text.
 _DTYPE = re.compile(r"^[<>|=]?(b1|[iu][1248]|f[248]|U\d{1,6})$")
 
@@ -111,6 +117,45 @@ def _encode_array(obj: Any) -> Any:
     raise TypeError(f"cannot store {type(obj).__name__}")
 
 
+def _tag_dates(value: Any) -> Any:
+    """``value`` with every date and datetime (keys too) as an extension of its own."""
+    if isinstance(value, dt.datetime):
+        return msgspec.msgpack.Ext(_DATETIME_EXT, value.isoformat().encode())
+    if isinstance(value, dt.date):
+        return msgspec.msgpack.Ext(_DATE_EXT, value.isoformat().encode())
+    if isinstance(value, dict):
+        if any(isinstance(k, dt.date) for k in value):
+            pairs = [[_tag_dates(k), _tag_dates(v)] for k, v in value.items()]
+            return msgspec.msgpack.Ext(_PAIRS_EXT, msgspec.msgpack.encode(pairs))
+        return {k: _tag_dates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_tag_dates(v) for v in value]
+    return value
+
+
+def _has_dates(value: Any) -> bool:
+    if isinstance(value, dt.date):
+        return True
+    if isinstance(value, dict):
+        return any(_has_dates(k) or _has_dates(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_dates(v) for v in value)
+    return False
+
+
+def _decode_ext(code: int, data: memoryview) -> Any:
+    if code in (_DATE_EXT, _DATETIME_EXT):
+        parse = dt.date.fromisoformat if code == _DATE_EXT else dt.datetime.fromisoformat
+        try:
+            return parse(bytes(data).decode("ascii"))
+        except (UnicodeDecodeError, ValueError):
+            raise ValueError("saved index holds a malformed date") from None
+    if code == _PAIRS_EXT:
+        pairs = msgspec.msgpack.decode(data, type=list[tuple[Any, Any]], ext_hook=_decode_ext)
+        return dict(pairs)  # TypeError on an unhashable key: the entry is rebuilt
+    return _decode_array(code, data)
+
+
 def _decode_array(code: int, data: memoryview) -> np.ndarray:
     if code != _NDARRAY_EXT or len(data) < 4:
         raise ValueError("unknown extension in saved index")
@@ -128,7 +173,7 @@ def _decode_array(code: int, data: memoryview) -> np.ndarray:
 
 
 _ENCODER = msgspec.msgpack.Encoder(enc_hook=_encode_array)
-_DECODER = msgspec.msgpack.Decoder(_Payload, ext_hook=_decode_array)
+_DECODER = msgspec.msgpack.Decoder(_Payload, ext_hook=_decode_ext)
 
 
 # File names that are not UTF-8 reach us as str with lone surrogates (surrogateescape),
@@ -155,6 +200,8 @@ def _unescape(text: str) -> str:
 
 
 def _escape_memory(memory: Memory) -> Memory:
+    if _has_dates(memory.frontmatter):
+        memory = replace(memory, frontmatter=_tag_dates(memory.frontmatter))
     if _escape(memory.path) is memory.path and all(
         _escape(d.message) is d.message for d in memory.diagnostics
     ):

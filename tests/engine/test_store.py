@@ -292,3 +292,52 @@ def test_warm_start_with_a_chunk_without_tokens_is_used_not_rebuilt(tmp_path: Pa
     notices: list[str] = []
     warm = open_with_store(tmp_path, notices)
     assert notices == [] and warm.fingerprint() == cold.fingerprint()
+
+
+NOTE_WITH_DATES = """---
+name: Dated
+description: has every YAML date shape
+created: 2026-03-01 10:00:00
+day: 2026-03-01
+at: 2026-03-01T10:00:00.250+02:00
+seen: [2026-03-02, 3, x, {when: 2026-03-03 08:30:00}]
+keyed: {2026-03-04: planning}
+---
+body
+"""
+
+
+def test_frontmatter_dates_come_back_from_the_saved_index_as_dates(tmp_path: Path) -> None:
+    """A warm start must hand ReMe's checks the same values as a cold one: a datetime
+    that came back as ISO text rendered `2026-03-01T10:00:00` where ReMe's day-index page
+    says `2026-03-01 10:00:00`, and the entry was reported stale after every warm start."""
+    from reme_tui.engine.day_index import render_entry
+
+    note = "daily/2026-03-01/dated.md"
+    write_workspace(tmp_path, {note: NOTE_WITH_DATES})
+    cold_memory = Engine.open(tmp_path).memory(note)  # no saved index involved
+    assert cold_memory is not None
+    page = f"# 2026-03-01\n\n<!-- notes:auto -->\n{render_entry(note, cold_memory.frontmatter)}\n"
+    write_workspace(tmp_path, {"daily/2026-03-01.md": page + "<!-- /notes:auto -->\n"})
+    age_files(tmp_path)
+    cold = open_with_store(tmp_path)
+    assert cold.stale_day_index("daily/2026-03-01.md") == []
+    warm = open_with_store(tmp_path)
+    warm_memory = warm.memory(note)
+    assert warm_memory is not None
+    assert warm_memory.frontmatter == cold_memory.frontmatter
+    assert repr(warm_memory.frontmatter) == repr(cold_memory.frontmatter)  # types, tz too
+    assert warm.stale_day_index("daily/2026-03-01.md") == []
+
+
+@pytest.mark.parametrize(
+    ("code", "body"),
+    [(2, b"2026-13-45"), (3, b"\xff\xfe"), (4, b"\x91\x92\x90\x01")],  # [[[], 1]]: list key
+)
+def test_a_malformed_date_in_the_saved_index_is_refused(code: int, body: bytes) -> None:
+    import msgspec
+
+    from reme_tui.engine.store import _decode_ext
+
+    with pytest.raises((ValueError, TypeError, msgspec.DecodeError)):
+        _decode_ext(code, memoryview(body))
