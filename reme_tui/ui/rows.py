@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -85,6 +86,19 @@ def term_pattern(terms: list[str] | tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
+def densest_start(positions: list[int], window: int) -> int:
+    """Of increasing ``positions``, the one starting the ``window`` (``[p, p + window)``)
+    that holds the most of them; the earliest on ties. One pass (it runs for every row
+    on every keystroke)."""
+    best, most, end = positions[0], 0, 0
+    for first, at in enumerate(positions):
+        while end < len(positions) and positions[end] < at + window:
+            end += 1
+        if end - first > most:
+            best, most = at, end - first
+    return best
+
+
 def snippet(
     text: str, pattern: re.Pattern[str] | None, width: int = 240, visible: int | None = None
 ) -> str:
@@ -98,14 +112,9 @@ def snippet(
     shown = visible or width
     lead = max(8, shown // 5)
     if pattern is not None:
-        matches = [m.start() for m in pattern.finditer(flat)][:64]
+        matches = [m.start() for m in islice(pattern.finditer(flat), 64)]
         if matches:
-            window = shown - lead
-
-            def density(at: int) -> tuple[int, int]:
-                return sum(at <= m < at + window for m in matches), -at
-
-            best = max(matches, key=density)  # the start of the densest cluster of matches
+            best = densest_start(matches, shown - lead)
             if best + len(flat[best:].split(" ", 1)[0]) > shown - 1:
                 start = flat.rfind(" ", 0, best - lead) + 1
     excerpt = flat[start : start + width]

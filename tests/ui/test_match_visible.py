@@ -43,6 +43,31 @@ async def test_result_rows_show_the_match_in_view(app_factory: AppFactory, works
         assert "budget" in snippet_line[: result_list.content_size.width - 2]
 
 
+async def test_snippets_are_cut_to_the_list_and_cut_again_when_it_widens(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    """Rows hold no more text than the list shows (cropping long lines was most of the
+    paint of a keystroke); a wider terminal gets rows cut for its width."""
+    note = workspace / "daily" / "2026-03-14" / "long.md"
+    note.parent.mkdir(parents=True)
+    note.write_text(f"---\nname: Long\n---\n{LONG} {LONG}\n", encoding="utf-8")
+    app = app_factory()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press(*"budget")
+        await settle(pilot)
+        result_list = app.screen.query_one(ResultList)
+
+        def snippet_line() -> str:
+            return str(result_list.get_option_at_index(0).prompt).split("\n")[1]
+
+        narrow = len(snippet_line())
+        assert result_list.content_size.width <= narrow < result_list.content_size.width + 12
+        await pilot.resize_terminal(200, 30)
+        await settle(pilot)
+        assert len(snippet_line()) >= result_list.content_size.width > narrow
+
+
 async def test_preview_highlights_query_words_and_n_jumps(app_factory: AppFactory) -> None:
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:

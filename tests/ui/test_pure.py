@@ -9,7 +9,7 @@ from reme_tui.engine.dates import date_or_none
 from reme_tui.engine.semantic import SemanticStatus
 from reme_tui.ui.history import History, Visit
 from reme_tui.ui.query import SearchState, parse_query
-from reme_tui.ui.rows import snippet, term_pattern
+from reme_tui.ui.rows import densest_start, snippet, term_pattern
 from reme_tui.ui.semantic_progress import mode_label
 from reme_tui.ui.widgets.match_chart import bucket_counts
 from reme_tui.ui.wikilinks import linkify, parse_wiki_href
@@ -156,3 +156,15 @@ def test_the_mode_label_says_when_the_vector_search_failed_on_a_query() -> None:
     label, tooltip = mode_label(ready, vector_error="RuntimeError: boom")
     assert label == "BM25 only" and "RuntimeError: boom" in tooltip
     assert mode_label(SemanticStatus("off", None, 0, 0), vector_error=None)[0] == "BM25"
+
+
+@given(
+    st.lists(st.integers(0, 2_000), min_size=1, max_size=64, unique=True).map(sorted),
+    st.integers(1, 400),
+)
+def test_the_densest_window_is_found_in_one_pass(positions: list[int], window: int) -> None:
+    def held(at: int) -> int:
+        return sum(at <= p < at + window for p in positions)
+
+    most = max(held(p) for p in positions)
+    assert densest_start(positions, window) == min(p for p in positions if held(p) == most)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -24,8 +25,12 @@ HIT_STYLE = "bold $text-warning on $warning 15%"
 
 def highlight(text: str, terms: list[str] | tuple[str, ...], base: str = "") -> Content:
     """``text`` with every occurrence of a query term styled as a match."""
+    return highlight_matches(text, term_pattern(terms), base)
+
+
+def highlight_matches(text: str, pattern: re.Pattern[str] | None, base: str = "") -> Content:
+    """``text`` with every match of ``pattern`` (see `term_pattern`) styled as a match."""
     content = Content.styled(text, base) if base else Content(text)
-    pattern = term_pattern(terms)
     if pattern is None:
         return content
     for match in pattern.finditer(text):
@@ -34,9 +39,10 @@ def highlight(text: str, terms: list[str] | tuple[str, ...], base: str = "") -> 
 
 
 def row_prompt(
-    row: ResultRow, terms: list[str], width: int = 240, visible: int | None = None
+    row: ResultRow, pattern: re.Pattern[str] | None, width: int = 240, visible: int | None = None
 ) -> Content:
-    """Two lines: path · date · tags · score, then the snippet."""
+    """Two lines: path · date · tags · score, then the snippet; ``pattern`` matches the
+    query's terms (`term_pattern`, built once for all rows)."""
     parts: list[Content] = []
     if row.score is not None:
         parts.append(Content.styled(f"{row.score:>7.3g}  ", "$text-success"))
@@ -49,8 +55,8 @@ def row_prompt(
         parts.append(Content.styled(ranks, "$text-muted"))
     header = Content.assemble(*parts)
     lead = row.name or ""
-    body = snippet(row.text, term_pattern(terms), width, visible) or row.description or ""
-    line2 = highlight(body, terms, "$text-muted")
+    body = snippet(row.text, pattern, width, visible) or row.description or ""
+    line2 = highlight_matches(body, pattern, "$text-muted")
     if lead and row.score is None:
         line2 = Content.assemble(Content.styled(lead + " — ", "italic"), line2)
     return Content.assemble(header, "\n", line2)
@@ -72,6 +78,7 @@ class ResultsPane(Vertical):
         self.terms: list[str] = []
         self.total = 0  # matches in all; more than the rows when the list can page further
         self.renamed: dict[str, str] = {}  # old path -> new, for the selection to follow
+        self.prompt_width = 0  # the list width the prompts were cut for
         self.border_title = "Results"
 
     def compose(self) -> ComposeResult:
@@ -104,9 +111,10 @@ class ResultsPane(Vertical):
         previous_index = result_list.highlighted
         keep_offset = result_list.scroll_offset
         self.rows, self.terms = rows, terms
-        visible = max(20, (result_list.content_size.width or self.app.size.width // 2) - 3)
+        visible = self._visible_width()
+        prompts = self._prompts(visible)
         result_list.set_options(
-            [Option(row_prompt(row, terms, visible=visible), id=row.key) for row in rows]
+            [Option(prompt, id=row.key) for row, prompt in zip(rows, prompts, strict=True)]
         )
         self.border_title = title
         self.total = max(total or 0, len(rows))
@@ -134,7 +142,29 @@ class ResultsPane(Vertical):
             result_list.scroll_to(y=keep_offset.y, animate=False)
         if previous is None or rows[index].path != previous.path:
             row = rows[index]
-            self.post_message(OpenMemory(row.path, row.start_line, browsing=True))
+            # After the list is painted: the preview (a Markdown render) must not hold
+            # the new results back from the screen.
+            self.call_after_refresh(
+                self.post_message, OpenMemory(row.path, row.start_line, browsing=True)
+            )
+
+    def _visible_width(self) -> int:
+        result_list = self.query_one(ResultList)
+        return max(20, (result_list.content_size.width or self.app.size.width // 2) - 3)
+
+    def _prompts(self, visible: int) -> list[Content]:
+        """The rows' prompts for a list ``visible`` columns wide: snippets are cut there
+        (the list would crop longer lines on every paint: most of a keystroke's render)."""
+        self.prompt_width = visible
+        pattern = term_pattern(self.terms)
+        return [row_prompt(row, pattern, visible + 8, visible) for row in self.rows]
+
+    def on_resize(self) -> None:
+        visible = self._visible_width()
+        if self.rows and visible != self.prompt_width:
+            result_list = self.query_one(ResultList)
+            for index, prompt in enumerate(self._prompts(visible)):
+                result_list.replace_option_prompt_at_index(index, prompt)
 
     @dataclass
     class MoreWanted(Message):
