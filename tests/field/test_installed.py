@@ -135,3 +135,18 @@ def test_a_burst_of_changes_lands_while_a_search_is_typed(
     finally:
         for path, data in originals.items():
             path.write_bytes(data)
+
+
+def test_editing_keys_typed_in_one_go_keep_their_order(
+    reme_tui: Path, home: dict[str, str], sample: Path, tmp_path: Path
+) -> None:
+    """A terminal delivers fast typing (or a script's keys) in one read: Ctrl+U and the
+    letters after it must apply in order (Textual ran Ctrl+U after them: an empty box)."""
+    app = Terminal(reme_tui, [str(sample)], home, tmp_path)
+    app.wait_for(lambda: "index ready" in app.status(), "index ready")
+    app.type("launch")
+    app.wait_for(lambda: "launch" in app.screen.display[0], "the first query")
+    app.type("\x15budget\x7fx")  # ctrl+u, "budget", backspace, "x"
+    app.wait_for(lambda: "budgex" in app.screen.display[0], "the keys in order")
+    assert "launch" not in app.screen.display[0]
+    assert app.quit() == 0
