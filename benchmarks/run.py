@@ -74,7 +74,7 @@ def measure(size: int) -> dict[str, float]:
     for label, extra in (
         ("no filter", {}),
         ("tag filter", {"filters": Filters(tags=tuple(top_tags[:2]))}),
-        ("date filter", {"since": "2024-06-01", "until": "2024-12-31"}),
+        ("date filter", {"filters": Filters(since="2024-06-01", until="2024-12-31")}),
     ):
         times = [
             timed(lambda q=q, x=extra: engine.search(SearchQuery(text=q, **x))) for q in queries

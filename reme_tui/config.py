@@ -19,7 +19,8 @@ The file lives at ``$REME_TUI_CONFIG`` when set, else ``$XDG_CONFIG_HOME/reme-tu
 
     [history]                      # the change history (Changes view, --changes)
     enabled = true                 # record every change to the memories
-    retention_days = 90            # drop changes older than this (the current text stays)
+    retention_days = 90            # drop changes (and finished merge-journal entries)
+                                   # older than this (the current text stays)
 
     [keymap]                       # binding id -> keys, e.g.
     "focus_search" = "slash,ctrl+f"

@@ -3,6 +3,10 @@
 ``<data dir>/workspaces/<key>/journal/<id>.json`` (directories 0700, files 0600: an entry
 holds whole memories). Ids sort by time, so the newest entry is the last name.
 
+Entries older than the retention period (the change history's, 90 days by default) are
+pruned when the app starts, except those that still need the user: ``pending`` and
+``partly-undone``; corrupt ones are left to be reported.
+
 States: ``pending`` (written before the first file; a crash leaves it so), ``applied``,
 ``nothing-written``, ``partly-undone`` (some files could not be restored; undo can be
 retried), ``undone``. Undo takes the newest entry that still has something to undo,
@@ -115,3 +119,24 @@ class Journal:
         """The newest interrupted merge, if it is the newest merge with work left."""
         entry = self._newest(UNDOABLE_STATES)
         return entry if entry is not None and entry.get("state") == PENDING else None
+
+    def prune(self, retention_days: int, now: float | None = None) -> int:
+        """Delete finished entries (applied, undone, nothing written) older than
+        ``retention_days``; returns how many. Their merges can no longer be undone."""
+        cutoff = (time.time() if now is None else now) - retention_days * 86_400
+        removed = 0
+        for path in self._files():
+            try:
+                written = time.mktime(time.strptime(path.stem[:15], "%Y%m%dT%H%M%S"))  # local
+            except ValueError:
+                continue  # not a name we gave: left alone
+            if written >= cutoff:
+                break  # names sort by time: the rest are newer
+            try:
+                state = self.load(path).get("state")
+            except JournalCorrupt:
+                continue
+            if state in (APPLIED, UNDONE, NOTHING_WRITTEN):
+                path.unlink(missing_ok=True)
+                removed += 1
+        return removed

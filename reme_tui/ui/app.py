@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import gc
 import os
@@ -36,6 +37,7 @@ from reme_tui.config import (
 )
 from reme_tui.engine.core import Delta, Engine, EngineConfig, WorkspaceError
 from reme_tui.engine.history import ChangeHistory, HistoryError
+from reme_tui.engine.journal import Journal
 from reme_tui.engine.loader import start_pool_helpers
 from reme_tui.engine.saved_index import saved_index
 from reme_tui.engine.watch import awatch_batches
@@ -228,6 +230,7 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         if outcome.unsaved:
             self.save_index_now()
         self.record_history_at_start()
+        self.prune_merge_journal()
 
     def record_history_at_start(self) -> None:
         """What changed while reme-tui was closed (the first time: a silent baseline), then
@@ -242,6 +245,13 @@ class RemeApp(ShowsWorkerFailures, App[None]):
             self.main_screen.post_message(HistoryCounted(None, 0, str(error)))
             return
         self.count_history()
+
+    def prune_merge_journal(self) -> None:
+        """Finished merge-journal entries older than the history's retention period go
+        (each holds whole memories); unfinished ones stay for undo or resume."""
+        # Problems are reported when the journal is used (undo, resume), not here.
+        with contextlib.suppress(OSError):
+            Journal(self.engine.root).prune(self.settings.history.retention_days)
 
     def index_changed(self) -> None:
         """Save the index a little after the last change of a burst, in the background."""

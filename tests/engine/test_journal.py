@@ -175,3 +175,28 @@ def test_read_only_data_dir_is_a_clear_error_and_nothing_is_written(tmp_path: Pa
     with pytest.raises(OSError):
         engine.merge(plan, data_dir=data)
     assert _snapshot(root) == before
+
+
+def test_old_finished_entries_are_pruned_and_unfinished_ones_kept(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "ws", data_dir=tmp_path / "data")
+    now = time.mktime(time.strptime("20260601T120000", "%Y%m%dT%H%M%S"))
+    states = {
+        "20260101T000000-000": "applied",
+        "20260102T000000-000": "undone",
+        "20260103T000000-000": "nothing-written",
+        "20260104T000000-000": "pending",
+        "20260105T000000-000": "partly-undone",
+        "20260520T000000-000": "applied",  # within 90 days
+    }
+    for entry_id, state in states.items():
+        journal.save({"id": entry_id, "state": state, "files": []})
+    (journal.directory / "20260106T000000-000.json").write_text("{not json")
+    assert journal.prune(90, now=now) == 3
+    left = sorted(p.stem for p in journal.directory.glob("*.json"))
+    assert left == [
+        "20260104T000000-000",
+        "20260105T000000-000",
+        "20260106T000000-000",
+        "20260520T000000-000",
+    ]
+    assert journal.prune(90, now=now) == 0
