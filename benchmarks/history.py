@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -100,6 +101,7 @@ def burst_rows(root: Path, data: Path) -> dict[str, float]:
     from reme_tui.engine.history import ChangeHistory, Observed
 
     engine = Engine.open(root)
+    gc.freeze()  # as the app does once its index is built
     engine.attach_history(ChangeHistory(data / "burst.sqlite3"))
     engine.sync_history()
     targets = sorted(engine.paths())[:BURST]
@@ -146,6 +148,7 @@ def burst_rows(root: Path, data: Path) -> dict[str, float]:
         observed = [Observed(t, originals[t] + b"\nagain\n") for t in targets]
         record_total, record_stall = asyncio.run(run(lambda: record(observed)))
     finally:
+        gc.unfreeze()
         for t, data_bytes in originals.items():
             (root / t).write_bytes(data_bytes)
     return {
