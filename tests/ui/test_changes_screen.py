@@ -290,3 +290,37 @@ def test_changes_view_snapshot(
         await settle(pilot, quiet=0.2)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+async def test_a_revisit_with_nothing_new_keeps_the_table_and_a_change_rebuilds_it(
+    app_factory: AppFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opening the view again used to rebuild every row even when nothing had changed
+    (most of the time a second open took); what changed meanwhile must still show."""
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _agent_edits(app, workspace)
+        await settle(pilot)
+        await pilot.press("escape", "c")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ChangesScreen) and len(_rows(screen)) == 3
+        table = screen.query_one(DataTable)
+        clears: list[int] = []
+        clear = table.clear
+        monkeypatch.setattr(table, "clear", lambda *a, **k: (clears.append(1), clear(*a, **k))[1])
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: screen.loaded)
+        assert clears == [] and len(_rows(screen)) == 3
+        await pilot.press("escape")
+        await settle(pilot)
+        (workspace / "digest/new.md").write_text("---\nname: New\n---\nfresh\n")
+        await app.apply_changes(["digest/new.md"])
+        await settle(pilot)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: screen.loaded)
+        await settle(pilot)
+        assert clears and len(_rows(screen)) == 4

@@ -329,6 +329,12 @@ class ChangesScreen(ShowsWorkerFailures, Screen[None]):
     @on(TimelineLoaded)
     def _loaded(self, message: TimelineLoaded) -> None:
         table = self.query_one(DataTable)
+        if message.entries == self.loaded_entries and table.row_count:
+            # A revisit with nothing new (the usual case): rebuilding the same rows was
+            # most of the time it took to open the view again.
+            self._show_title(message)
+            self.loaded = True
+            return
         selected = self._selected_key()
         table.clear()
         self.loaded_entries = message.entries
@@ -350,15 +356,7 @@ class ChangesScreen(ShowsWorkerFailures, Screen[None]):
                 keys.append(f"e:{entry.id}")
         for row, key in zip(rows, keys, strict=True):
             table.add_row(*row, key=key)
-        stats = message.stats
-        shown = len(message.entries)
-        title = (
-            f"Changes — {stats.entries} recorded, {stats.unreviewed} to review"
-            f" · history {format_size(stats.size_bytes)}"
-        )
-        if shown != stats.entries:
-            title += f" · showing {shown} of {message.matching}"
-        self.query_one("#changes-title", Label).update(title)
+        stats = self._show_title(message)
         if not rows:
             self.query_one("#changes-diff", Static).update(
                 "No changes recorded yet." if not stats.entries else "No change matches."
@@ -368,6 +366,18 @@ class ChangesScreen(ShowsWorkerFailures, Screen[None]):
         elif len(keys) > 1:
             table.move_cursor(row=1, animate=False)
         self.loaded = True
+
+    def _show_title(self, message: TimelineLoaded) -> HistoryStats:
+        stats = message.stats
+        shown = len(message.entries)
+        title = (
+            f"Changes — {stats.entries} recorded, {stats.unreviewed} to review"
+            f" · history {format_size(stats.size_bytes)}"
+        )
+        if shown != stats.entries:
+            title += f" · showing {shown} of {message.matching}"
+        self.query_one("#changes-title", Label).update(title)
+        return stats
 
     def _selected_key(self) -> str | None:
         table = self.query_one(DataTable)
