@@ -23,6 +23,7 @@ import numpy as np
 
 from . import writes
 from .codes import Code
+from .collector import collector_paused
 from .dates import date_bound
 from .day_index import StaleEntry
 from .document import (
@@ -278,6 +279,17 @@ class Engine:
         problem = worker_setting_problem()
         if notice is not None and problem is not None:
             notice(problem)
+        with collector_paused():
+            return self._build(progress, cancel, notice, save=save)
+
+    def _build(
+        self,
+        progress: ProgressCallback | None,
+        cancel: threading.Event | None,
+        notice: Callable[[str], None] | None,
+        *,
+        save: bool,
+    ) -> BuildOutcome:
         if self._store is not None:
             try:
                 snapshot = self._store.load(self._config_key())

@@ -1,0 +1,64 @@
+"""The collector is paused while an index is built and runs again afterwards."""
+
+from __future__ import annotations
+
+import gc
+import threading
+from pathlib import Path
+
+import pytest
+
+from reme_tui.engine.collector import collector_paused
+from reme_tui.engine.core import Engine
+from tests.helpers import memory, write_workspace
+
+
+def test_pauses_nest_and_overlap_across_threads() -> None:
+    assert gc.isenabled()
+    inside = threading.Event()
+    leave = threading.Event()
+
+    def other() -> None:
+        with collector_paused():
+            inside.set()
+            leave.wait()
+
+    worker = threading.Thread(target=other)
+    with collector_paused():
+        assert not gc.isenabled()
+        worker.start()
+        inside.wait()
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert not gc.isenabled()  # the other thread's pause still holds
+    leave.set()
+    worker.join()
+    assert gc.isenabled()
+
+
+def test_a_collector_that_was_off_stays_off() -> None:
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_a_build_runs_with_the_collector_paused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_workspace(tmp_path, {"digest/a.md": memory("budget\n")})
+    seen: list[bool] = []
+    cold_build = Engine._cold_build
+
+    def spy(self: Engine, *args: object) -> None:
+        seen.append(gc.isenabled())
+        cold_build(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Engine, "_cold_build", spy)
+    engine = Engine.open(tmp_path)
+    assert seen == [False] and engine.memory_count == 1
+    assert gc.isenabled()
