@@ -7,10 +7,19 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
+from ..engine.collector import freeze_after_builds
 from ..engine.core import WorkspaceError
 from .common import EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, UsageError, error
 from .reme import choose_workspace
 from .table import build_parser, select_mode
+
+
+def run() -> int:
+    """The console script (and `python -m reme_tui`): this process is reme-tui's own, so
+    the index a build makes is frozen out of the garbage collector's way (see
+    engine/collector.py; `main` alone, as tests call it, leaves the collector as it is)."""
+    freeze_after_builds()
+    return main()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
-import gc
 import os
 import shlex
 import subprocess
@@ -88,7 +87,6 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         self.build_enabled = options.build
         self.clock: Clock = options.clock or dt.datetime.now
         self.persist_theme = options.persist_theme
-        self.freeze_gc = options.freeze_gc
         self.build_cancel = threading.Event()
         self.index_unsaved = False
         self.save_lock = threading.Lock()
@@ -217,11 +215,6 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         if self.build_cancel.is_set():
             return
         elapsed = time.perf_counter() - started
-        if self.freeze_gc:
-            # The index is hundreds of thousands of long-lived objects; a full collection
-            # walks them all (~0.1 s at 10k memories) while holding the GIL, and a burst of
-            # changes triggers several: frozen, the collector only looks at new objects.
-            gc.freeze()
         # Marked before the screen hears of it: a quit right after "index ready" must find
         # the index unsaved and save it (the history's baseline below takes seconds at 10k,
         # and a quit during it used to leave no saved index at all).
@@ -578,7 +571,6 @@ def run_app(
     workspace: Path, options: AppOptions | None = None, config_path: Path | None = None
 ) -> int:
     """Run the terminal app; returns the process exit code (WorkspaceError propagates)."""
-    options = replace(options or AppOptions(), freeze_gc=True)
     app = make_app(workspace, load_settings(config_path), options)
     start_pool_helpers()  # while sys.stderr is still a real file (the app captures it)
     app.run()

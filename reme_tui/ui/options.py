@@ -31,6 +31,3 @@ class AppOptions:
     clock: Clock | None = None
     theme_dirs: tuple[Path, ...] | None = None
     persist_theme: bool = True
-    # Freeze the garbage collector's view of the built index (the real app, a process of
-    # its own; never in a test process, where frozen garbage would pile up).
-    freeze_gc: bool = False

@@ -138,22 +138,3 @@ async def test_quitting_while_the_history_baseline_runs_still_leaves_a_saved_ind
         release.set()
     assert "daily/2026-01-05/kickoff.md" in saved_paths(workspace)
 
-
-async def test_the_real_app_freezes_the_built_index_out_of_the_collectors_way(
-    app_factory: AppFactory,
-) -> None:
-    """A full garbage collection walks every object of the index (~0.1 s at 10k memories)
-    with the GIL held, and a burst of changes triggers several: the app freezes the
-    built index so the collector only looks at new objects. Only the real app does it
-    (`run_app`); a test process would keep frozen garbage."""
-    import gc
-
-    app = app_factory(freeze_gc=True)
-    assert gc.get_freeze_count() == 0
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
-            assert gc.get_freeze_count() > 0
-    finally:
-        gc.unfreeze()
-    assert app_factory().freeze_gc is False
