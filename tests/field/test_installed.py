@@ -150,3 +150,37 @@ def test_editing_keys_typed_in_one_go_keep_their_order(
     app.wait_for(lambda: "budgex" in app.screen.display[0], "the keys in order")
     assert "launch" not in app.screen.display[0]
     assert app.quit() == 0
+
+
+def test_a_warm_start_reports_what_a_cold_one_does_for_dated_frontmatter(
+    reme_tui: Path, home: dict[str, str], tmp_path: Path
+) -> None:
+    """Frontmatter datetimes once came back from the saved index as ISO text, so a day-index
+    page that ReMe rendered from them (str(value)) was reported stale after a warm start."""
+    import os
+
+    from reme_tui.engine.core import Engine
+    from reme_tui.engine.day_index import render_entry
+
+    root = tmp_path / "ws"
+    note = root / "daily" / "2026-03-01" / "dated.md"
+    note.parent.mkdir(parents=True)
+    note.write_text(
+        "---\nname: Dated\ndescription: d\ncreated: 2026-03-01 10:00:00\n"
+        "at: 2026-03-01T10:00:00+02:00\n---\nbudget review\n",
+        encoding="utf-8",
+    )
+    parsed = Engine.open(root).memory("daily/2026-03-01/dated.md")
+    assert parsed is not None
+    entry = render_entry(parsed.path, parsed.frontmatter)
+    (root / "daily" / "2026-03-01.md").write_text(
+        f"# 2026-03-01\n\n<!-- notes:auto -->\n{entry}\n<!-- /notes:auto -->\n", encoding="utf-8"
+    )
+    for path in root.rglob("*.md"):  # older than the saved index's trust window
+        os.utime(path, (1_700_000_000, 1_700_000_000))
+    cold = run(reme_tui, home, tmp_path, str(root), "--diagnostics", "--json")
+    assert list(Path(home["XDG_CACHE_HOME"]).rglob("*")), "no saved index to start warm from"
+    warm = run(reme_tui, home, tmp_path, str(root), "--diagnostics", "--json")
+    assert cold.returncode == warm.returncode == 0, warm.stderr
+    assert json.loads(warm.stdout) == json.loads(cold.stdout)
+    assert "day-index-stale" not in warm.stdout
