@@ -91,6 +91,25 @@ operation = st.tuples(
 )
 
 
+def _carry_out(root: Path, op: tuple) -> list[str]:
+    """Do one operation on disk; the paths a watcher would report for it."""
+    kind, slot, other, words, tags, link = op
+    path = root / slot
+    if kind == "write":
+        body = " ".join(words) + (f"\n[[{other}]]\n" if link else "\n")
+        write_workspace(root, {slot: memory(body, tags=tags)})
+    elif kind == "delete" and path.exists():
+        path.unlink()
+    elif kind == "rename" and path.exists() and slot != other:
+        (root / other).parent.mkdir(parents=True, exist_ok=True)
+        path.replace(root / other)
+        return [slot, other]
+    elif kind == "rmdir" and path.parent.exists() and path.parent != root:
+        shutil.rmtree(path.parent)
+        return [str(Path(slot).parent)]
+    return [slot]
+
+
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -98,44 +117,14 @@ operation = st.tuples(
 def test_random_interleavings_equal_rebuild(tmp_path_factory, ops) -> None:
     root = tmp_path_factory.mktemp("ws")
     engine = Engine.open(root)
-    for kind, slot, other, words, tags, link in ops:
-        path = root / slot
-        touched = [slot]
-        if kind == "write":
-            body = " ".join(words) + (f"\n[[{other}]]\n" if link else "\n")
-            write_workspace(root, {slot: memory(body, tags=tags)})
-        elif kind == "delete" and path.exists():
-            path.unlink()
-        elif kind == "rename" and path.exists() and slot != other:
-            (root / other).parent.mkdir(parents=True, exist_ok=True)
-            path.replace(root / other)
-            touched.append(other)
-        elif kind == "rmdir" and path.parent.exists() and path.parent != root:
-            shutil.rmtree(path.parent)
-            touched = [str(Path(slot).parent)]
-        engine.apply(touched)
+    for op in ops:
+        engine.apply(_carry_out(root, op))
     assert_equals_rebuild(engine)
 
 
 def _apply_batch(root: Path, engine: Engine, ops: list) -> None:
     """Carry out every operation on disk, then hand all touched paths to one `apply`."""
-    touched: list[str] = []
-    for kind, slot, other, words, tags, link in ops:
-        path = root / slot
-        touched.append(slot)
-        if kind == "write":
-            body = " ".join(words) + (f"\n[[{other}]]\n" if link else "\n")
-            write_workspace(root, {slot: memory(body, tags=tags)})
-        elif kind == "delete" and path.exists():
-            path.unlink()
-        elif kind == "rename" and path.exists() and slot != other:
-            (root / other).parent.mkdir(parents=True, exist_ok=True)
-            path.replace(root / other)
-            touched.append(other)
-        elif kind == "rmdir" and path.parent.exists() and path.parent != root:
-            shutil.rmtree(path.parent)
-            touched.append(str(Path(slot).parent))
-    engine.apply(touched)
+    engine.apply([path for op in ops for path in _carry_out(root, op)])
 
 
 @settings(

@@ -52,6 +52,18 @@ async def _agent_edits(app: Any, workspace: Path) -> None:
     await app.apply_changes([KICKOFF, GARDEN])
 
 
+async def _open_after_agent_edits(app: Any, pilot: Any, workspace: Path) -> ChangesScreen:
+    """The agent's edits land, then `c` opens the Changes view on them."""
+    await settle(pilot)
+    await _agent_edits(app, workspace)
+    await settle(pilot)
+    await pilot.press("escape", "c")
+    await settle(pilot)
+    screen = app.screen
+    assert isinstance(screen, ChangesScreen)
+    return screen
+
+
 async def test_first_start_is_silent_then_changes_are_counted(
     app_factory: AppFactory, workspace: Path
 ) -> None:
@@ -72,13 +84,7 @@ async def test_timeline_diff_review_and_live_updates(
 ) -> None:
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await _agent_edits(app, workspace)
-        await settle(pilot)
-        await pilot.press("escape", "c")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, ChangesScreen)
+        screen = await _open_after_agent_edits(app, pilot, workspace)
         rows = _rows(screen)
         assert len(rows) == 3 and rows[0].startswith("g:")  # one burst, two entries
         screen.query_one(DataTable).move_cursor(row=_row_of(screen, KICKOFF))
@@ -299,13 +305,8 @@ async def test_a_revisit_with_nothing_new_keeps_the_table_and_a_change_rebuilds_
     (most of the time a second open took); what changed meanwhile must still show."""
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await _agent_edits(app, workspace)
-        await settle(pilot)
-        await pilot.press("escape", "c")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, ChangesScreen) and len(_rows(screen)) == 3
+        screen = await _open_after_agent_edits(app, pilot, workspace)
+        assert len(_rows(screen)) == 3
         table = screen.query_one(DataTable)
         clears: list[int] = []
         clear = table.clear

@@ -199,30 +199,22 @@ async def test_editing_keys_keep_their_order_with_the_letters_typed_around_them(
     """Textual inserts letters as the input handles them but ran a binding (Ctrl+U,
     Backspace, Left) only after its key had bubbled up to the app: in one burst,
     `ctrl+u budget` left the box empty and `ab<backspace>c` gave "ab"."""
+    cases = [
+        (QueryInput, ["launch", "ctrl+u", "budget"], "budget"),
+        (QueryInput, ["ctrl+u", "ab", "backspace", "c", "left", "x"], "axc"),
+        (TagFilter, ["pro", "backspace", "x"], "prx"),
+    ]
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        box = app.screen.query_one(QueryInput)
-        box.focus()
-        await settle(pilot)
-        burst(app, "launch")
-        app.post_message(events.Key("ctrl+u", None))
-        burst(app, "budget")
-        await settle(pilot)
-        assert box.value == "budget"
-        app.post_message(events.Key("ctrl+u", None))
-        burst(app, "ab")
-        app.post_message(events.Key("backspace", None))
-        burst(app, "c")
-        app.post_message(events.Key("left", None))
-        burst(app, "x")
-        await settle(pilot)
-        assert box.value == "axc"
-        tag_filter = app.screen.query_one(TagFilter)
-        tag_filter.focus()
-        await settle(pilot)
-        burst(app, "pro")
-        app.post_message(events.Key("backspace", None))
-        burst(app, "x")
-        await settle(pilot)
-        assert tag_filter.value == "prx"
+        for widget_type, parts, expected in cases:
+            widget = app.screen.query_one(widget_type)
+            widget.focus()
+            await settle(pilot)
+            for part in parts:  # all queued at once, then handled
+                if part in ("ctrl+u", "backspace", "left"):
+                    app.post_message(events.Key(part, None))
+                else:
+                    burst(app, part)
+            await settle(pilot)
+            assert widget.value == expected

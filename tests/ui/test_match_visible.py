@@ -4,6 +4,7 @@ the preview with n/N between them, wikilink anchors and embeds."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets.markdown import MarkdownBlock
@@ -28,10 +29,14 @@ def test_snippet_shows_the_matched_word_within_the_visible_width() -> None:
     assert "budget" in out[:40]
 
 
-async def test_result_rows_show_the_match_in_view(app_factory: AppFactory, workspace: Path) -> None:
+def write_long(workspace: Path, body: str) -> None:
     note = workspace / "daily" / "2026-03-14" / "long.md"
     note.parent.mkdir(parents=True)
-    note.write_text(f"---\nname: Long\n---\n{LONG}\n", encoding="utf-8")
+    note.write_text(f"---\nname: Long\n---\n{body}\n", encoding="utf-8")
+
+
+async def test_result_rows_show_the_match_in_view(app_factory: AppFactory, workspace: Path) -> None:
+    write_long(workspace, LONG)
     app = app_factory()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
@@ -48,9 +53,7 @@ async def test_snippets_are_cut_to_the_list_and_cut_again_when_it_widens(
 ) -> None:
     """Rows hold no more text than the list shows (cropping long lines was most of the
     paint of a keystroke); a wider terminal gets rows cut for its width."""
-    note = workspace / "daily" / "2026-03-14" / "long.md"
-    note.parent.mkdir(parents=True)
-    note.write_text(f"---\nname: Long\n---\n{LONG} {LONG}\n", encoding="utf-8")
+    write_long(workspace, f"{LONG} {LONG}")
     app = app_factory()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
@@ -107,6 +110,14 @@ def write_plan(workspace: Path) -> None:
     )
 
 
+async def open_links_memory(pilot: Any) -> Preview:
+    """The memory with the anchor link and the embed, opened from a search."""
+    await settle(pilot)
+    await pilot.press(*"zebra", "enter")
+    await settle(pilot)
+    return pilot.app.screen.query_one(Preview)
+
+
 async def test_wikilink_anchor_opens_at_the_heading(
     app_factory: AppFactory, workspace: Path
 ) -> None:
@@ -115,10 +126,7 @@ async def test_wikilink_anchor_opens_at_the_heading(
     write_plan(workspace)
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press(*"zebra", "enter")
-        await settle(pilot)
-        preview = app.screen.query_one(Preview)
+        preview = await open_links_memory(pilot)
         assert preview.path == "daily/2026-03-14/links.md"
         markdown = preview.query_one(Markdown)
         markdown.post_message(Markdown.LinkClicked(markdown, "wiki:digest/plan.md#Budget"))
@@ -138,10 +146,7 @@ async def test_embed_renders_the_embedded_section(
     write_plan(workspace)
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press(*"zebra", "enter")
-        await settle(pilot)
-        markdown = app.screen.query_one(Preview).query_one(Markdown)
+        markdown = (await open_links_memory(pilot)).query_one(Markdown)
         assert "> Restore the snapshot." in markdown.source
         assert "Nothing here" not in markdown.source  # only the Rollback section
         matched = [b for b in markdown.query(MarkdownBlock) if b.has_class("-matched")]
