@@ -115,12 +115,7 @@ async def test_timeline_diff_review_and_live_updates(
 async def test_filters_by_kind_tag_and_path(app_factory: AppFactory, workspace: Path) -> None:
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await _agent_edits(app, workspace)
-        await settle(pilot)
-        await pilot.press("escape", "c")
-        await settle(pilot)
-        screen = app.screen
+        screen = await _open_after_agent_edits(app, pilot, workspace)
         box = screen.query_one("#changes-filter", Input)
         for text, expected in [
             ("kind:deleted", [GARDEN]),
