@@ -2,7 +2,7 @@
 
 import sys
 
-from .cli import run
+from reme_tui.cli import run
 
 if __name__ == "__main__":  # guarded: spawned index workers import this module too
     sys.exit(run())

@@ -9,6 +9,6 @@ workspace, I/O failures), 2 usage errors (bad flags, a flag the mode does not us
 dates, tags that normalize to nothing, no terminal for the app).
 """
 
-from .entry import main, run
+from reme_tui.cli.entry import main, run
 
 __all__ = ["main", "run"]

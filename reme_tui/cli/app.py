@@ -6,13 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..engine.core import Engine
-from . import opening
-from .common import EXIT_RUNTIME, UsageError, error
+from reme_tui.cli import opening
+from reme_tui.cli.common import EXIT_RUNTIME, UsageError, error
+from reme_tui.engine.engine import Engine
 
 
 def run_app_mode(args: argparse.Namespace) -> int:
-    from .table import headless_flags
+    from reme_tui.cli.table import headless_flags
 
     root = Engine.create(Path(args.workspace)).root  # a missing workspace: exit 1, as headless
     if not has_terminal():
@@ -21,9 +21,9 @@ def run_app_mode(args: argparse.Namespace) -> int:
             "the app needs a terminal (stdin and stdout); without one, use a headless mode: "
             + ", ".join(headless_flags())
         )
-    from ..ui.app import run_app
-    from ..ui.options import AppOptions
-    from ..ui.themes import BundledThemeMissing
+    from reme_tui.ui.app import run_app
+    from reme_tui.ui.options import AppOptions
+    from reme_tui.ui.themes import BundledThemeMissing
 
     options = AppOptions(
         theme=args.theme,

@@ -17,7 +17,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..engine.change_report import (
+from reme_tui.engine.history.database import ChangeHistory, HistoryError, RecordResult
+from reme_tui.engine.history.report import (
     ReportArgumentError,
     report_json,
     report_text,
@@ -25,12 +26,11 @@ from ..engine.change_report import (
     until_bound,
     version_ref,
 )
-from ..engine.history import ChangeHistory, HistoryError, RecordResult
-from ..engine.revert import RevertError, plan_version
-from ..safe_text import for_json, for_terminal
+from reme_tui.engine.write.revert import RevertError, plan_version
+from reme_tui.safe_text import for_json, for_terminal
 
 if TYPE_CHECKING:
-    from ..engine.core import Engine
+    from reme_tui.engine.engine import Engine
 
 EXIT_OK, EXIT_RUNTIME, EXIT_USAGE = 0, 1, 2
 
@@ -47,8 +47,8 @@ def mode(args: argparse.Namespace) -> str | None:
 
 def run_mode(args: argparse.Namespace) -> int:
     """--changes, --mark-reviewed, --revert (the table refuses flags they do not use)."""
-    from . import opening
-    from .common import UsageError
+    from reme_tui.cli import opening
+    from reme_tui.cli.common import UsageError
 
     if mode(args) == "revert" and args.to is None:
         raise UsageError("--revert PATH needs --to VERSION (a change id from --changes)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from ..safe_text import for_terminal
+from reme_tui.safe_text import for_terminal
 
 EXIT_OK = 0
 EXIT_RUNTIME = 1

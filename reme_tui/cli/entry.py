@@ -6,18 +6,18 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .. import __version__
-from ..engine.collector import freeze_after_builds
-from ..engine.core import WorkspaceError
-from .common import EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, UsageError, error
-from .reme import choose_workspace
-from .table import build_parser, select_mode
+from reme_tui import __version__
+from reme_tui.cli.common import EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, UsageError, error
+from reme_tui.cli.reme import choose_workspace
+from reme_tui.cli.table import build_parser, select_mode
+from reme_tui.engine.engine import WorkspaceError
+from reme_tui.engine.index.collector import freeze_after_builds
 
 
 def run() -> int:
     """The console script (and `python -m reme_tui`): this process is reme-tui's own, so
     the index a build makes is frozen out of the garbage collector's way (see
-    engine/collector.py; `main` alone, as tests call it, leaves the collector as it is)."""
+    engine/index/collector.py; `main` alone, as tests call it, leaves the collector as it is)."""
     freeze_after_builds()
     return main()
 

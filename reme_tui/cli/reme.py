@@ -16,13 +16,13 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..engine.reme_config import RemeConfigError, WorkspaceChoice
-from ..engine.reme_config import choose_workspace as choose
-from ..engine.reme_filter import MetaArgError, MetaTest, parse_meta
-from ..safe_text import for_json, for_terminal
+from reme_tui.engine.reme.layout import RemeConfigError, WorkspaceChoice
+from reme_tui.engine.reme.layout import choose_workspace as choose
+from reme_tui.engine.search.reme_filters import MetaArgError, MetaTest, parse_meta
+from reme_tui.safe_text import for_json, for_terminal
 
 if TYPE_CHECKING:
-    from ..engine.core import Engine
+    from reme_tui.engine.engine import Engine
 
 
 def resolve(args: argparse.Namespace, *, headless: bool) -> WorkspaceChoice:
@@ -46,7 +46,7 @@ def resolve(args: argparse.Namespace, *, headless: bool) -> WorkspaceChoice:
 def choose_workspace(args: argparse.Namespace, *, headless: bool) -> None:
     """Replace WORKSPACE by the chosen folder (discovery, --reme-config) and keep the layout
     (`args.layout`) and why it was chosen (`args.chosen_because`) for the mode."""
-    from .common import UsageError
+    from reme_tui.cli.common import UsageError
 
     try:
         choice = resolve(args, headless=headless)
@@ -108,6 +108,6 @@ def run_fix_tags(engine: Engine, *, dry_run: bool, as_json: bool) -> int:
 
 
 def run_fix_tags_mode(args: argparse.Namespace) -> int:
-    from . import opening
+    from reme_tui.cli import opening
 
     return run_fix_tags(opening.open_engine(args), dry_run=args.dry_run, as_json=args.json)

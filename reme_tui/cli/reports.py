@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..safe_text import for_terminal_line
-from . import opening
-from .common import EXIT_OK, info
-from .output import SEVERITY_COLOR, out, paint, print_json, use_color
+from reme_tui.cli import opening
+from reme_tui.cli.common import EXIT_OK, info
+from reme_tui.cli.output import SEVERITY_COLOR, out, paint, print_json, use_color
+from reme_tui.safe_text import for_terminal_line
 
 
 def run_diagnostics(args: argparse.Namespace) -> int:
@@ -29,7 +29,7 @@ def run_diagnostics(args: argparse.Namespace) -> int:
 
 
 def run_compat_report(args: argparse.Namespace) -> int:
-    from ..engine.compat import SHORT_LABELS, compat_report
+    from reme_tui.engine.reme.compat import SHORT_LABELS, compat_report
 
     report = compat_report(opening.open_engine(args))
     if args.json:

@@ -8,19 +8,19 @@ import math
 import sys
 import time
 
-from ..engine.core import Engine
-from ..engine.dates import DateError, parse_date
-from ..engine.filters import Filters
-from ..engine.search import (
+from reme_tui.cli import opening, reme
+from reme_tui.cli.common import EXIT_OK, EXIT_RUNTIME, UsageError, error, warn
+from reme_tui.cli.output import format_response, mention_diagnostics, paint, print_json, use_color
+from reme_tui.engine.dates import DateError, parse_date
+from reme_tui.engine.engine import Engine
+from reme_tui.engine.search.filters import Filters
+from reme_tui.engine.search.types import (
     DEFAULT_VECTOR_WEIGHT,
     SearchError,
     SearchQuery,
     SearchResponse,
 )
-from ..engine.tags import TagError, normalize_query_tags
-from . import opening, reme
-from .common import EXIT_OK, EXIT_RUNTIME, UsageError, error, warn
-from .output import format_response, mention_diagnostics, paint, print_json, use_color
+from reme_tui.engine.tags.index import TagError, normalize_query_tags
 
 DEFAULT_LIMIT = 5
 
@@ -109,7 +109,7 @@ def _follow(
     engine: Engine, query: SearchQuery, response: SearchResponse, args: argparse.Namespace
 ) -> int:
     """Print the results, then again each time a change to the files changes them."""
-    from ..engine.watch import root_is_gone, watch_batches
+    from reme_tui.engine.files.watch import root_is_gone, watch_batches
 
     color = use_color(sys.stdout)
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import app, changes, hygiene, reme, reports, search, tags
-from .common import UsageError
+from reme_tui.cli import app, changes, hygiene, reme, reports, search, tags
+from reme_tui.cli.common import UsageError
 
 Handler = Callable[[argparse.Namespace], int]
 

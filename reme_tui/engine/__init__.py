@@ -29,14 +29,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .core import Delta, Engine, EngineConfig, WorkspaceError
+    from .engine import Delta, Engine, EngineConfig, WorkspaceError
 
 __all__ = ["Delta", "Engine", "EngineConfig", "WorkspaceError"]
 
 
 def __getattr__(name: str) -> Any:
     if name in __all__:
-        from . import core
+        from . import engine as core
 
         return getattr(core, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

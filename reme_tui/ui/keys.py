@@ -22,11 +22,7 @@ def key_sections() -> list[tuple[str, list[Binding]]]:
     from reme_tui.ui.app import RemeApp
     from reme_tui.ui.screens.changes import ChangesScreen, RevertConfirmScreen
     from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
-    from reme_tui.ui.screens.dupes import (
-        DismissedPairsScreen,
-        DupesScreen,
-        MergeConfirmScreen,
-    )
+    from reme_tui.ui.screens.dupes import DismissedPairsScreen, DupesScreen, MergeConfirmScreen
     from reme_tui.ui.screens.help import HelpScreen
     from reme_tui.ui.screens.main import MainScreen
     from reme_tui.ui.widgets.chips import Chip

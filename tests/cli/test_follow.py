@@ -9,8 +9,8 @@ import sys
 import time
 from pathlib import Path
 
-from reme_tui.engine.core import Engine
-from reme_tui.engine.saved_index import saved_index
+from reme_tui.engine.engine import Engine
+from reme_tui.engine.index.saved_index import saved_index
 from tests.helpers import memory, write_workspace
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from reme_tui.cli import main
-from reme_tui.engine.journal import Journal
+from reme_tui.engine.write.journal import Journal
 from tests.helpers import memory, write_workspace
 
 

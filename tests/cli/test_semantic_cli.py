@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from reme_tui.cli import main
-from reme_tui.engine import vectors
+from reme_tui.engine.index import vectors
 from tests.engine.tiny_model import build_tiny_model
 from tests.helpers import memory, write_workspace
 

@@ -448,7 +448,7 @@ def generate_workspace(tags: list[str], memories: int = 10000, seed: int = 7) ->
 def _time_detection() -> None:
     import time
 
-    from reme_tui.engine.dupes import TagEvidence, TagStats, find_tag_clusters
+    from reme_tui.engine.tags.dupes import TagEvidence, TagStats, find_tag_clusters
 
     tags = generate_tags(5000)
     workspace = generate_workspace(tags)

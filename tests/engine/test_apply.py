@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reme_tui.engine import core
-from reme_tui.engine.core import Engine
-from reme_tui.engine.search import SearchQuery
+from reme_tui.engine import engine as core
+from reme_tui.engine.engine import Engine
+from reme_tui.engine.search.types import SearchQuery
 from tests.helpers import memory, write_workspace
 
 WORDS = ["budget", "atlas", "launch", "alice", "review", "plan", "risk", "vendor"]

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine.core import Engine, EngineConfig
-from reme_tui.engine.search import SearchQuery
+from reme_tui.engine.engine import Engine, EngineConfig
+from reme_tui.engine.search.types import SearchQuery
 from tests.helpers import write_workspace
 
 

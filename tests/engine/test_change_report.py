@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine.change_report import (
+from reme_tui.engine.engine import Engine
+from reme_tui.engine.history.database import ChangeHistory, Observed
+from reme_tui.engine.history.report import (
     ReportArgumentError,
     report_json,
     report_text,
@@ -18,8 +20,6 @@ from reme_tui.engine.change_report import (
     until_bound,
     version_id,
 )
-from reme_tui.engine.core import Engine
-from reme_tui.engine.history import ChangeHistory, Observed
 from tests.helpers import memory, write_workspace
 
 A = "daily/2026-03-01/a.md"

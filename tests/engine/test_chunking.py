@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reme_tui.engine.chunking import (
+from reme_tui.engine.parse.chunking import (
     CHUNK_BYTE_LIMIT,
     MAX_AST_SECTIONS,
     chunk_body,
     count_headings,
 )
-from reme_tui.engine.frontmatter.split import normalize_newlines, split_frontmatter
+from reme_tui.engine.parse.frontmatter.split import normalize_newlines, split_frontmatter
 from reme_tui.engine.records import Chunk
 
 FIXTURE = Path(__file__).parent / "fixtures" / "chunking_cases.json"

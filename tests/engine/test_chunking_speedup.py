@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mistletoe import core_tokens, span_tokenizer
 
-from reme_tui.engine import chunking, mistletoe_speedup
-from reme_tui.engine.chunking import chunk_body
+from reme_tui.engine.parse import chunking, mistletoe_speedup
+from reme_tui.engine.parse.chunking import chunk_body
 
 PIECES = [
     "word",

@@ -6,9 +6,9 @@ import re
 from pathlib import Path
 
 from reme_tui.engine.codes import Code, Severity, markdown_table
-from reme_tui.engine.compat import _KIND_OF_CODE, KINDS
-from reme_tui.engine.core import Engine
+from reme_tui.engine.engine import Engine
 from reme_tui.engine.records import Diagnostic
+from reme_tui.engine.reme.compat import _KIND_OF_CODE, KINDS
 from tests.helpers import write_workspace
 
 README = Path(__file__).parents[2] / "README.md"

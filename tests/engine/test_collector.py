@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine import collector
-from reme_tui.engine.collector import collector_paused, freeze_after_builds
-from reme_tui.engine.core import Engine
+from reme_tui.engine.engine import Engine
+from reme_tui.engine.index import collector
+from reme_tui.engine.index.collector import collector_paused, freeze_after_builds
 from tests.helpers import memory, write_workspace
 
 

@@ -6,14 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine.compat import (
-    KINDS,
-    compat_counts,
-    compat_report,
-    format_counts,
-)
-from reme_tui.engine.core import Engine
-from reme_tui.engine.frontmatter import EditError
+from reme_tui.engine.engine import Engine
+from reme_tui.engine.parse.frontmatter import EditError
+from reme_tui.engine.reme.compat import KINDS, compat_counts, compat_report, format_counts
 from tests.helpers import write_workspace
 
 SAMPLE = Path(__file__).parents[2] / "sample_workspace"

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reme_tui.engine.core import Engine
 from reme_tui.engine.dates import DateError, date_bound, date_or_none, parse_date
-from reme_tui.engine.filters import NO_FILTERS, Filters
-from reme_tui.engine.search import SearchQuery
+from reme_tui.engine.engine import Engine
+from reme_tui.engine.search.filters import NO_FILTERS, Filters
+from reme_tui.engine.search.types import SearchQuery
 from tests.helpers import memory, write_workspace
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from rapidfuzz.distance import OSA
 
-from reme_tui.engine.dupes import (
+from reme_tui.engine.tags.dupes import (
     DupeCluster,
     DupeThresholds,
     TagEvidence,
@@ -28,7 +28,7 @@ from reme_tui.engine.dupes import (
     ngram_fingerprint,
     separator_key,
 )
-from reme_tui.engine.tags import normalize_tag
+from reme_tui.engine.tags.index import normalize_tag
 
 
 def _load_labelled() -> ModuleType:

@@ -14,8 +14,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reme_tui.engine import fileio
-from reme_tui.engine.fileio import (
+from reme_tui.engine.files import fileio
+from reme_tui.engine.files.fileio import (
     ConflictError,
     FileStamp,
     PathRefused,
@@ -23,8 +23,8 @@ from reme_tui.engine.fileio import (
     read_with_stamp,
     stamp_file,
 )
-from reme_tui.engine.fileio import resolve_memory as resolve_in_workspace
-from reme_tui.engine.frontmatter import (
+from reme_tui.engine.files.fileio import resolve_memory as resolve_in_workspace
+from reme_tui.engine.parse.frontmatter import (
     AddTag,
     EditError,
     InvalidTag,
@@ -36,9 +36,9 @@ from reme_tui.engine.frontmatter import (
     read_tags,
     rewrite_tags,
 )
-from reme_tui.engine.tag_warnings import warnings_for
-from reme_tui.engine.tags import normalize_tag
-from reme_tui.engine.writes import edit_tags
+from reme_tui.engine.tags.checks import warnings_for
+from reme_tui.engine.tags.index import normalize_tag
+from reme_tui.engine.write.tag_edits import edit_tags
 
 FIELD = "memory_tags"
 

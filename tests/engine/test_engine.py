@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine.core import Engine, EngineConfig, WorkspaceError
-from reme_tui.engine.filters import Filters
-from reme_tui.engine.search import SearchError, SearchQuery
+from reme_tui.engine.engine import Engine, EngineConfig, WorkspaceError
+from reme_tui.engine.search.filters import Filters
+from reme_tui.engine.search.types import SearchError, SearchQuery
 from tests.helpers import memory, write_workspace
 
 FILES = {
@@ -211,7 +211,7 @@ def test_link_graph_forgets_targets_nothing_links_to(tmp_path: Path) -> None:
 def test_parallel_build_falls_back_to_serial_when_the_pool_fails(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: Exception
 ) -> None:
-    from reme_tui.engine import loader
+    from reme_tui.engine.index import loader
 
     write_workspace(tmp_path, FILES)
     serial = Engine.open(tmp_path)
@@ -228,7 +228,7 @@ def test_parallel_build_falls_back_to_serial_when_the_pool_fails(
 def test_start_method_never_spawns_an_unknown_main(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
-    from reme_tui.engine import loader
+    from reme_tui.engine.index import loader
 
     monkeypatch.setattr(threading, "active_count", lambda: 3)
     assert loader.start_method() is None  # pytest is not reme-tui's entry point
@@ -241,7 +241,7 @@ def test_builds_beside_a_ui_thread_stay_serial_unless_asked(
 ) -> None:
     import threading
 
-    from reme_tui.engine import loader
+    from reme_tui.engine.index import loader
 
     monkeypatch.delenv("REME_TUI_WORKERS", raising=False)
     monkeypatch.setattr("os.cpu_count", lambda: 4)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine.core import Engine
-from reme_tui.engine.fileio import (
+from reme_tui.engine.engine import Engine
+from reme_tui.engine.files.fileio import (
     FileTooLarge,
     NotRegularFile,
     OutsideWorkspace,
@@ -21,7 +21,7 @@ from reme_tui.engine.fileio import (
     remove_stale_temps,
     rewrite_memory,
 )
-from reme_tui.engine.frontmatter import AddTag, UnsafeEditError
+from reme_tui.engine.parse.frontmatter import AddTag, UnsafeEditError
 from tests.helpers import write_workspace
 
 TAGGED = "---\nmemory_tags: [a]\n---\nbody\n"
@@ -140,7 +140,7 @@ def test_stale_temp_files_and_fifos_are_reported_never_indexed(root: Path) -> No
 def test_fifo_swapped_in_after_the_scan_never_blocks_the_build(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from reme_tui.engine import core
+    from reme_tui.engine import engine as core
 
     real_scan = core.scan
 
@@ -162,7 +162,7 @@ def test_fifo_swapped_in_after_the_scan_never_blocks_the_build(
 
 
 def test_writes_follow_the_engine_memory_folders(tmp_path: Path) -> None:
-    from reme_tui.engine.core import EngineConfig
+    from reme_tui.engine.engine import EngineConfig
 
     root = write_workspace(tmp_path / "ws", {"notes/n.md": TAGGED, "digest/a.md": TAGGED})
     with pytest.raises(PathRefused, match="memories are"):

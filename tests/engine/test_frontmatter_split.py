@@ -5,8 +5,12 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reme_tui.engine.frontmatter.locate import _split
-from reme_tui.engine.frontmatter.split import closing_fence, loaded_tag_items, split_frontmatter
+from reme_tui.engine.parse.frontmatter.locate import _split
+from reme_tui.engine.parse.frontmatter.split import (
+    closing_fence,
+    loaded_tag_items,
+    split_frontmatter,
+)
 
 LINES = st.lists(
     st.sampled_from(["---", " --- ", "----", "memory_tags: [a, b]", "name: x", "", "body", "..."]),

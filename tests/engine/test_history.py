@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine.change_diff import diff_entry
-from reme_tui.engine.core import Engine
-from reme_tui.engine.history import (
+from reme_tui.engine.engine import Engine
+from reme_tui.engine.history.database import (
     ChangeHistory,
     HistoryError,
     Observed,
@@ -20,7 +19,8 @@ from reme_tui.engine.history import (
     content_key,
     tag_churn,
 )
-from reme_tui.engine.revert import plan_undo, plan_version
+from reme_tui.engine.history.diff import diff_entry
+from reme_tui.engine.write.revert import plan_undo, plan_version
 from tests.helpers import memory, write_workspace
 
 A = "daily/2026-03-01/a.md"
@@ -376,7 +376,7 @@ def test_history_failure_does_not_stop_the_index(ws: Path, data: Path) -> None:
 
 
 def test_a_merge_is_one_group_with_its_undo(ws: Path, data: Path) -> None:
-    from reme_tui.engine.merge import plan_merge
+    from reme_tui.engine.write.merge import plan_merge
 
     (ws / C).write_text(memory("charlie\n", name="Charlie", tags=["project_atlas"]))
     engine = _open(ws, data)
@@ -415,7 +415,7 @@ def test_revert_refuses_a_read_only_memory(ws: Path, data: Path) -> None:
 
 
 def test_revert_follows_the_engines_memory_folders(tmp_path: Path, data: Path) -> None:
-    from reme_tui.engine.core import EngineConfig
+    from reme_tui.engine.engine import EngineConfig
 
     rel = "notes/x.md"  # a memory only with --all-markdown
     ws = write_workspace(tmp_path / "all", {rel: "first\n"})

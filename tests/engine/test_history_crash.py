@@ -10,13 +10,13 @@ import sys
 import textwrap
 from pathlib import Path
 
-from reme_tui.engine.history import ChangeHistory
+from reme_tui.engine.history.database import ChangeHistory
 
 _WRITER = textwrap.dedent(
     """
     import os, sys
     from pathlib import Path
-    from reme_tui.engine.history import ChangeHistory, Observed
+    from reme_tui.engine.history.database import ChangeHistory, Observed
 
     history = ChangeHistory(Path(sys.argv[1]))
     history.record_baseline([])

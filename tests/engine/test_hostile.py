@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine.core import Engine, WorkspaceError
-from reme_tui.engine.search import SearchQuery
-from reme_tui.engine.store import IndexStore
+from reme_tui.engine.engine import Engine, WorkspaceError
+from reme_tui.engine.index.store import IndexStore
+from reme_tui.engine.search.types import SearchQuery
 from tests.helpers import memory, write_workspace
 from tests.hostile import CASES, WIDE_FILES, HostileCase, build_wide, wide_rel
 

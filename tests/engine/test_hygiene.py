@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from benchmarks.tag_dupes import build, missed_variants
-from reme_tui.engine.core import Engine
-from reme_tui.engine.hygiene import DismissedPairs, detect_duplicates, tag_evidence, tag_stats
+from reme_tui.engine.engine import Engine
+from reme_tui.engine.tags.hygiene import DismissedPairs, detect_duplicates, tag_evidence, tag_stats
 from tests.helpers import write_workspace
 
 SAMPLE = Path(__file__).parents[2] / "sample_workspace"

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 MODULES = [
-    "reme_tui.engine.core",
-    "reme_tui.engine.document",
-    "reme_tui.engine.search",
-    "reme_tui.engine.keyword",
-    "reme_tui.engine.links",
-    "reme_tui.engine.tags",
-    "reme_tui.engine.workspace",
+    "reme_tui.engine.engine",
+    "reme_tui.engine.parse.document",
+    "reme_tui.engine.search.types",
+    "reme_tui.engine.index.keyword",
+    "reme_tui.engine.parse.wikilinks",
+    "reme_tui.engine.tags.index",
+    "reme_tui.engine.files.workspace",
     "reme_tui.cli",
 ]
 
@@ -49,10 +49,10 @@ def test_headless_query_run_does_not_import_textual(tmp_path: Path) -> None:
 def test_package_exports_the_engine_lazily() -> None:
     code = (
         "import sys\n"
-        "import reme_tui.engine.tags\n"
-        "loaded_early = 'reme_tui.engine.core' in sys.modules\n"
+        "import reme_tui.engine.tags.index\n"
+        "loaded_early = 'reme_tui.engine.engine' in sys.modules\n"
         "from reme_tui.engine import Delta, Engine, EngineConfig, WorkspaceError\n"
-        "from reme_tui.engine.core import Engine as CoreEngine\n"
+        "from reme_tui.engine.engine import Engine as CoreEngine\n"
         "print(loaded_early, Engine is CoreEngine)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine.core import Engine
-from reme_tui.engine.journal import Journal, JournalCorrupt
-from reme_tui.engine.merge import plan_merge
+from reme_tui.engine.engine import Engine
+from reme_tui.engine.write.journal import Journal, JournalCorrupt
+from reme_tui.engine.write.merge import plan_merge
 from tests.helpers import memory, write_workspace
 
 
@@ -39,9 +39,9 @@ def _snapshot(root: Path) -> dict[str, bytes]:
 # so the parent kills it with SIGKILL at a known point: no timing guesses.
 CHILD = """
 import os, signal, sys
-from reme_tui.engine import fileio
-from reme_tui.engine.core import Engine
-from reme_tui.engine.merge import plan_merge
+from reme_tui.engine.files import fileio
+from reme_tui.engine.engine import Engine
+from reme_tui.engine.write.merge import plan_merge
 root, stop_after = sys.argv[1], int(sys.argv[2])
 engine = Engine.open(root)
 plan = plan_merge(engine, ["project-atlas", "projectatlas"], "project_atlas")

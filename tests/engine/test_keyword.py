@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
-from reme_tui.engine import keyword
-from reme_tui.engine.keyword import DocKey, KeywordIndex
+from reme_tui.engine.index import keyword
+from reme_tui.engine.index.keyword import DocKey, KeywordIndex
 
 
 class SpecBM25(BM25Okapi):

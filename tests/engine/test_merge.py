@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine.core import Engine
-from reme_tui.engine.journal import Journal
-from reme_tui.engine.merge import MergeError, merged_items, plan_merge
+from reme_tui.engine.engine import Engine
+from reme_tui.engine.write.journal import Journal
+from reme_tui.engine.write.merge import MergeError, merged_items, plan_merge
 from tests.helpers import write_workspace
 
 FILES: dict[str, bytes] = {

@@ -8,7 +8,7 @@ import unicodedata
 
 import pytest
 
-from reme_tui.engine.mistletoe_import import (
+from reme_tui.engine.parse.mistletoe_import import (
     compute_punctuation,
     decode_ranges,
     encode_ranges,
@@ -37,7 +37,8 @@ def test_mistletoe_module_equals_a_plain_import(preload: bool) -> None:
     mistletoe builds itself, and is the one the package uses."""
     script = (
         "import string, sys\n"
-        "from reme_tui.engine.mistletoe_import import preload_core_tokens, compute_punctuation\n"
+        "from reme_tui.engine.parse.mistletoe_import import (\n"
+        "    preload_core_tokens, compute_punctuation)\n"
         f"done = preload_core_tokens() if {preload} else False\n"
         "import mistletoe, mistletoe.span_token\n"
         "from mistletoe import core_tokens\n"

@@ -10,12 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reme_tui.engine import semantic
-from reme_tui.engine.core import Engine
-from reme_tui.engine.filters import Filters
-from reme_tui.engine.search import RRF_K, SearchQuery
-from reme_tui.engine.store import IndexStore
-from reme_tui.engine.vectors import Embedder, load_model
+from reme_tui.engine.engine import Engine
+from reme_tui.engine.index import semantic
+from reme_tui.engine.index.store import IndexStore
+from reme_tui.engine.index.vectors import Embedder, load_model
+from reme_tui.engine.search.filters import Filters
+from reme_tui.engine.search.types import RRF_K, SearchQuery
 from tests.engine.tiny_model import build_tiny_model
 from tests.helpers import memory, write_workspace
 

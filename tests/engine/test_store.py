@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine.core import Engine, EngineConfig
-from reme_tui.engine.store import IndexStore, StoreInvalid
+from reme_tui.engine.engine import Engine, EngineConfig
+from reme_tui.engine.index.store import IndexStore, StoreInvalid
 from tests.helpers import memory, write_workspace
 
 FILES = {
@@ -163,7 +163,7 @@ def test_planted_pickle_never_runs(tmp_path: Path, version: int) -> None:
 def test_well_formed_but_inconsistent_index_is_rebuilt(tmp_path: Path) -> None:
     import msgspec
 
-    from reme_tui.engine import store as store_module
+    from reme_tui.engine.index import store as store_module
 
     write_workspace(tmp_path, FILES)
     cold = open_with_store(tmp_path)
@@ -311,7 +311,7 @@ def test_frontmatter_dates_come_back_from_the_saved_index_as_dates(tmp_path: Pat
     """A warm start must hand ReMe's checks the same values as a cold one: a datetime
     that came back as ISO text rendered `2026-03-01T10:00:00` where ReMe's day-index page
     says `2026-03-01 10:00:00`, and the entry was reported stale after every warm start."""
-    from reme_tui.engine.day_index import render_entry
+    from reme_tui.engine.reme.day_index import render_entry
 
     note = "daily/2026-03-01/dated.md"
     write_workspace(tmp_path, {note: NOTE_WITH_DATES})
@@ -337,7 +337,18 @@ def test_frontmatter_dates_come_back_from_the_saved_index_as_dates(tmp_path: Pat
 def test_a_malformed_date_in_the_saved_index_is_refused(code: int, body: bytes) -> None:
     import msgspec
 
-    from reme_tui.engine.store import _decode_ext
+    from reme_tui.engine.index.store import _decode_ext
 
     with pytest.raises((ValueError, TypeError, msgspec.DecodeError)):
         _decode_ext(code, memoryview(body))
+
+
+def test_every_fingerprinted_module_exists_and_is_loaded_by_a_build() -> None:
+    """The fingerprint names modules; each must exist (a moved file would otherwise stop
+    invalidating saved indexes), and each must be code a build actually runs."""
+    from reme_tui.engine.index.store import FINGERPRINTED_MODULES, fingerprinted_sources
+
+    for name, source in fingerprinted_sources():
+        assert source.is_file(), f"{name} is fingerprinted but does not exist"
+    Engine.open(Path(__file__).parents[2] / "sample_workspace")
+    assert set(FINGERPRINTED_MODULES) <= set(sys.modules)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine.core import Engine
+from reme_tui.engine.engine import Engine
 from tests.helpers import memory
 
 FILES = [
@@ -137,7 +137,7 @@ def test_symlinked_directory_created_while_watching_is_indexed(tmp_path: Path) -
 
 
 def test_chain_redirected_outside_leaves_the_index_and_preview(tmp_path: Path) -> None:
-    from reme_tui.engine.document import ReadFailure
+    from reme_tui.engine.parse.document import ReadFailure
 
     rng = random.Random(2)
     root, outside = _setup(tmp_path, rng)

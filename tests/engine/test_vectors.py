@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reme_tui.engine import vectors as vec
-from reme_tui.engine.vectors import (
+from reme_tui.engine.index import vectors as vec
+from reme_tui.engine.index.vectors import (
     EmbeddingCache,
     ModelUnavailable,
     VectorIndex,

@@ -5,7 +5,12 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reme_tui.engine.links import Wikilink, find_wikilinks, parse_links, wikilink_byte_spans
+from reme_tui.engine.parse.wikilinks import (
+    Wikilink,
+    find_wikilinks,
+    parse_links,
+    wikilink_byte_spans,
+)
 from reme_tui.engine.records import Link
 
 

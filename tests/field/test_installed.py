@@ -159,8 +159,8 @@ def test_a_warm_start_reports_what_a_cold_one_does_for_dated_frontmatter(
     page that ReMe rendered from them (str(value)) was reported stale after a warm start."""
     import os
 
-    from reme_tui.engine.core import Engine
-    from reme_tui.engine.day_index import render_entry
+    from reme_tui.engine.engine import Engine
+    from reme_tui.engine.reme.day_index import render_entry
 
     root = tmp_path / "ws"
     note = root / "daily" / "2026-03-01" / "dated.md"

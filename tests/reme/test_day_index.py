@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reme_tui.engine.core import Engine
-from reme_tui.engine.day_index import day_of_index, render_entry
+from reme_tui.engine.engine import Engine
+from reme_tui.engine.reme.day_index import day_of_index, render_entry
 
 
 def _stale(engine: Engine) -> list[tuple[str, int | None, str]]:
@@ -90,7 +90,7 @@ def test_render_entry_matches_reme_rules() -> None:
 
 def test_warm_start_answers_the_same(project: Path) -> None:
     """Frontmatter, field links and tag lines survive the saved index."""
-    from reme_tui.engine.store import IndexStore
+    from reme_tui.engine.index.store import IndexStore
 
     root = project / ".reme"
     cold = Engine.open(root, store=IndexStore(root))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reme_tui.engine.core import Engine
+from reme_tui.engine.engine import Engine
 from tests.helpers import write_workspace
 
 NOTE = """---
@@ -113,7 +113,7 @@ def test_sample_project_provenance(project: Path) -> None:
 
 
 def test_search_results_carry_sources(project: Path) -> None:
-    from reme_tui.engine.search import SearchQuery
+    from reme_tui.engine.search.types import SearchQuery
 
     engine = Engine.open(project / ".reme")
     response = engine.search(SearchQuery("latency alerts whiteboard", limit=10))

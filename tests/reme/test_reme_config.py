@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine.core import Engine, EngineConfig
-from reme_tui.engine.reme_config import (
+from reme_tui.engine.engine import Engine, EngineConfig
+from reme_tui.engine.reme.layout import (
     DEFAULT_LAYOUT,
     RemeConfigError,
     discover_workspace,
@@ -152,7 +152,7 @@ def test_layout_key_changes_with_folders() -> None:
 
 
 def test_choose_workspace_order(project: Path, tmp_path: Path) -> None:
-    from reme_tui.engine.reme_config import choose_workspace
+    from reme_tui.engine.reme.layout import choose_workspace
 
     config = project / "renamed" / "reme.yaml"
     explicit = choose_workspace("elsewhere", config_file=config, daily_dir="notes", cwd=project)

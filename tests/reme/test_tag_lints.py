@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reme_tui.engine.core import Engine
-from reme_tui.engine.frontmatter import SetTags, apply_op, effective_tags
-from reme_tui.engine.tag_lints import lint_tags
+from reme_tui.engine.engine import Engine
+from reme_tui.engine.parse.frontmatter import SetTags, apply_op, effective_tags
+from reme_tui.engine.tags.lints import lint_tags
 from tests.helpers import write_workspace
 
 KNOWN = {"openai": "OpenAI", "project_orbit": "Project Orbit"}

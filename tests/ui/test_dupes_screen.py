@@ -11,8 +11,8 @@ import pytest
 from textual.widgets import DataTable, Input, Label, Static
 
 from reme_tui.config import load_settings
-from reme_tui.engine.hygiene import DismissedPairs
-from reme_tui.engine.merge import Journal
+from reme_tui.engine.tags.hygiene import DismissedPairs
+from reme_tui.engine.write.merge import Journal
 from reme_tui.ui.app import RemeApp, make_app
 from reme_tui.ui.options import AppOptions
 from reme_tui.ui.screens.dupes import DismissedPairsScreen, DupesScreen, MergeConfirmScreen
@@ -236,7 +236,7 @@ def test_dismissed_pairs_snapshot(
 ) -> None:
     """The list of dismissed pairs, with where they are kept (the home shown as ~; the
     workspace's key is pinned: it digests the temporary workspace path)."""
-    from reme_tui.engine import userdata
+    from reme_tui.engine.files import userdata
 
     monkeypatch.setenv("HOME", str(no_user_config.parent))
     monkeypatch.setattr(userdata, "workspace_key", lambda root: "ws-key")

@@ -6,9 +6,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reme_tui.engine.dates import date_or_none
-from reme_tui.engine.semantic import SemanticStatus
+from reme_tui.engine.index.semantic import SemanticStatus
+from reme_tui.engine.search.grammar import SearchState, parse_query
 from reme_tui.ui.history import History, Visit
-from reme_tui.ui.query import SearchState, parse_query
 from reme_tui.ui.rows import densest_start, snippet, term_pattern
 from reme_tui.ui.semantic_progress import mode_label
 from reme_tui.ui.widgets.match_chart import bucket_counts

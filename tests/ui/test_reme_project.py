@@ -150,8 +150,8 @@ async def test_diagnostics_fix_action_shows_the_diff_then_writes(
 
 
 async def test_query_grammar_makes_reme_filter_chips(reme_root: Path, settings: Settings) -> None:
-    from reme_tui.engine.core import Engine, EngineConfig
-    from reme_tui.engine.reme_config import RemeLayout
+    from reme_tui.engine.engine import Engine, EngineConfig
+    from reme_tui.engine.reme.layout import RemeLayout
     from reme_tui.ui.widgets.chips import Chip
     from reme_tui.ui.widgets.search_bar import SearchBar
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from reme_tui.cli import main
-from reme_tui.engine.core import Engine
-from reme_tui.engine.saved_index import saved_index
+from reme_tui.engine.engine import Engine
+from reme_tui.engine.index.saved_index import saved_index
 
 from .conftest import SIZE, AppFactory, settle, wait_for
 
@@ -96,7 +96,7 @@ async def test_quitting_during_the_first_save_still_leaves_a_saved_index(
     """The first save runs after "index ready"; a quit right then must not lose it."""
     import threading
 
-    from reme_tui.engine.core import Engine as EngineClass
+    from reme_tui.engine.engine import Engine as EngineClass
 
     saving, release = threading.Event(), threading.Event()
     real_save = EngineClass.save

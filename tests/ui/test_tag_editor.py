@@ -9,7 +9,7 @@ import pytest
 from textual.command import CommandPalette
 from textual.pilot import Pilot
 
-from reme_tui.engine.frontmatter import read_tags
+from reme_tui.engine.parse.frontmatter import read_tags
 from reme_tui.ui.screens.edit_tags import TagEditorScreen
 from reme_tui.ui.screens.main import MainScreen
 from reme_tui.ui.tag_draft import TagDraft, pack, suggest

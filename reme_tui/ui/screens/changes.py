@@ -1,6 +1,6 @@
 """The Changes view (key ``c``): what the agent changed, reviewed and reverted here.
 
-A timeline of the change history (engine/history.py), newest first, grouped by day and by
+A timeline of the change history (engine/history/database.py), newest first, grouped by day and by
 burst; selecting an entry shows its diff with tag and frontmatter changes called out above
 the body diff. Reading the history and computing diffs run in thread workers; reverts go
 through ``Engine.revert`` (the engine's write path) after a dry-run listing.
@@ -22,8 +22,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static
 from textual.widgets.data_table import CellDoesNotExist
 
-from reme_tui.engine.change_diff import ChangeDiff, diff_entry
-from reme_tui.engine.history import (
+from reme_tui.engine.history.database import (
     Burst,
     ChangeEntry,
     ChangeFilter,
@@ -32,7 +31,8 @@ from reme_tui.engine.history import (
     bursts,
     tag_churn,
 )
-from reme_tui.engine.revert import RevertError, RevertPlan, plan_undo, plan_version
+from reme_tui.engine.history.diff import ChangeDiff, diff_entry
+from reme_tui.engine.write.revert import RevertError, RevertPlan, plan_undo, plan_version
 from reme_tui.ui.focus import OrderedInput
 from reme_tui.ui.screens.dry_run import DryRunConfirmScreen, diff_line_style
 from reme_tui.ui.worker_failures import ShowsWorkerFailures

@@ -20,9 +20,9 @@ from textual.events import Resize
 from textual.message import Message
 from textual.screen import ModalScreen
 
-from reme_tui.engine.fileio import ConflictError, FileStamp, PathRefused, read_memory
-from reme_tui.engine.frontmatter import EditError, SetTags, read_tags
-from reme_tui.engine.writes import EditResult
+from reme_tui.engine.files.fileio import ConflictError, FileStamp, PathRefused, read_memory
+from reme_tui.engine.parse.frontmatter import EditError, SetTags, read_tags
+from reme_tui.engine.write.tag_edits import EditResult
 from reme_tui.ui.widgets.preview import Preview
 from reme_tui.ui.widgets.tag_editor import TagEditor
 from reme_tui.ui.worker_failures import ShowsWorkerFailures

@@ -21,10 +21,11 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Footer, Input
 
-from reme_tui.engine.compat import compat_counts, format_counts
-from reme_tui.engine.document import ReadFailure
-from reme_tui.engine.search import SearchError, SearchQuery
-from reme_tui.engine.tags import OrderBy
+from reme_tui.engine.parse.document import ReadFailure
+from reme_tui.engine.reme.compat import compat_counts, format_counts
+from reme_tui.engine.search.grammar import SearchState
+from reme_tui.engine.search.types import SearchError, SearchQuery
+from reme_tui.engine.tags.index import OrderBy
 from reme_tui.ui.focus import focus_now
 from reme_tui.ui.history import History, Visit
 from reme_tui.ui.messages import (
@@ -42,7 +43,6 @@ from reme_tui.ui.messages import (
     ResultsReady,
     TagChosen,
 )
-from reme_tui.ui.query import SearchState
 from reme_tui.ui.rows import ResultRow, explain
 from reme_tui.ui.semantic_progress import SemanticChanged, mode_label, status_label
 from reme_tui.ui.widgets.match_chart import Chart

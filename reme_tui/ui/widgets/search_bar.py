@@ -13,8 +13,8 @@ from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Checkbox, Input, Label
 
 from reme_tui.engine.dates import EXPECTED, date_or_none
+from reme_tui.engine.search.grammar import SearchState, parse_query
 from reme_tui.ui.focus import FollowsFocus, KeepsKeyOrder, focus_now
-from reme_tui.ui.query import SearchState, parse_query
 from reme_tui.ui.widgets.chips import Chip
 
 

@@ -1,0 +1,211 @@
+"""Checks that need the whole workspace and ReMe's layout: link roles (memory, source,
+missing source, dangling), stale day-index pages, and agent junk tags.
+
+The engine holds the indexes; this module reads them (under the engine's lock) and answers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from ..codes import Code
+from ..files.workspace import is_memory_path
+from ..parse.wikilinks import LinkGraph
+from ..records import Diagnostic, Memory
+from ..tags.index import judge_tag
+from ..tags.lints import TagFix, lint_tags
+from .day_index import StaleEntry, day_of_index, stale_entries
+from .layout import RemeLayout
+from .provenance import Source, SourceChecker, link_role, sources_of
+
+_StaleKey = tuple[str, tuple[tuple[str, str], ...]]
+
+
+class RemeChecks:
+    """Workspace-level ReMe checks over the engine's memories and link graph."""
+
+    def __init__(
+        self,
+        root: Path,
+        layout: RemeLayout,
+        tag_field: str,
+        memories: Mapping[str, Memory],
+        links: Callable[[], LinkGraph],
+        read_text: Callable[[str], str | None],
+        all_markdown: bool = False,
+    ) -> None:
+        self._root = root
+        self._layout = layout
+        self._tag_field = tag_field
+        self._memories = memories
+        self._graph_of = links  # the engine replaces its graph on every rebuild
+        self._read_text = read_text
+        self._all_markdown = all_markdown
+        self._stale_cache: dict[str, tuple[_StaleKey, list[StaleEntry]]] = {}
+
+    @property
+    def _links(self) -> LinkGraph:
+        return self._graph_of()
+
+    # -- links and sources -------------------------------------------------------
+
+    def _looks_like_memory(self, target: str) -> bool:
+        return is_memory_path(
+            target, all_markdown=self._all_markdown, roots=self._layout.memory_roots
+        )
+
+    def sources(self, path: str, checker: SourceChecker | None = None) -> list[Source]:
+        memory = self._memories.get(path)
+        if memory is None:
+            return []
+        return sources_of(
+            memory.field_links,
+            memory.links,
+            is_indexed=self._memories.__contains__,
+            looks_like_memory=self._looks_like_memory,
+            checker=checker or SourceChecker(self._root),
+            layout=self._layout,
+        )
+
+    def dangling(self, path: str, checker: SourceChecker | None = None) -> list[str]:
+        """Targets of `path` that are neither memories nor sources (existing or missing)."""
+        checker = checker or SourceChecker(self._root)
+        return [
+            target
+            for target in self._links.dangling_from(path)
+            if self._role(target, checker) == "dangling"
+        ]
+
+    def _role(self, target: str, checker: SourceChecker) -> str:
+        return link_role(
+            target,
+            is_indexed=self._memories.__contains__,
+            looks_like_memory=self._looks_like_memory,
+            checker=checker,
+            layout=self._layout,
+        )
+
+    def link_diagnostics(self, path: str, checker: SourceChecker) -> list[Diagnostic]:
+        memory = self._memories[path]
+        found: list[Diagnostic] = []
+        unlinked = set(self._links.dangling_from(path))
+        stale_missing = {e.target for e in self.stale(path) if e.reason == "missing"}
+        for link in memory.links:
+            if link.target not in unlinked or link.target in stale_missing:
+                continue
+            role = self._role(link.target, checker)
+            if role == "dangling":
+                found.append(
+                    Diagnostic(
+                        path,
+                        link.line,
+                        Code.LINK_DANGLING,
+                        f"[[{link.target}]] does not name a memory in this workspace",
+                    )
+                )
+            elif role == "missing-source":
+                found.append(_missing_source(path, link.line, link.target, None))
+        for field_link in memory.field_links:
+            if field_link.target in self._memories or checker.exists(field_link.target):
+                continue
+            found.append(
+                _missing_source(path, field_link.line, field_link.target, field_link.field)
+            )
+        return found
+
+    # -- day-index pages ---------------------------------------------------------
+
+    def stale(self, path: str) -> list[StaleEntry]:
+        """Out-of-date entries when `path` is a day-index page (cached by content)."""
+        day = day_of_index(path, self._layout.daily_dir)
+        memory = self._memories.get(path)
+        if day is None or memory is None:
+            return []
+        folder = f"{self._layout.daily_dir}/{day}/"
+        notes = sorted(
+            p
+            for p in self._memories
+            if p.startswith(folder) and "/" not in p[len(folder) :] and p.endswith(".md")
+        )
+        listed = [e.target for e in self._links.outlinks(path)]
+        listed += self._links.dangling_from(path)
+        key: _StaleKey = (
+            memory.content_hash,
+            tuple(
+                (p, m.content_hash if (m := self._memories.get(p)) else "")
+                for p in sorted({*notes, *listed})
+            ),
+        )
+        cached = self._stale_cache.get(path)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        text = self._read_text(path)
+        entries = (
+            []
+            if text is None
+            else stale_entries(path, text, self._layout.daily_dir, self._memories.get, notes)
+        )
+        self._stale_cache[path] = (key, entries)
+        return entries
+
+    # -- agent junk tags ---------------------------------------------------------
+
+    def preferred_spellings(self) -> dict[str, str]:
+        """Canonical tag -> its most used spelling in the workspace (then the first)."""
+        counts: Counter[tuple[str, str]] = Counter()
+        for memory in self._memories.values():
+            counts.update(memory.tag_spellings)
+        best: dict[str, tuple[int, str]] = {}
+        for (canonical, spelling), count in counts.items():
+            spelling = " ".join(spelling.split())
+            if judge_tag(spelling).canonical != canonical:
+                continue
+            current = best.get(canonical)
+            if current is None or (-count, spelling) < (-current[0], current[1]):
+                best[canonical] = (count, spelling)
+        return {canonical: spelling for canonical, (_, spelling) in best.items()}
+
+    def tag_lints(
+        self, path: str, known: Mapping[str, str]
+    ) -> tuple[list[Diagnostic], TagFix | None]:
+        memory = self._memories[path]
+        if self._tag_field not in memory.frontmatter:
+            return [], None
+        line = memory.tag_line
+        result = lint_tags(path, memory.frontmatter[self._tag_field], line, known)
+        return list(result.diagnostics), result.fix
+
+    def tag_fixes(self) -> dict[str, TagFix]:
+        known = self.preferred_spellings()
+        fixes: dict[str, TagFix] = {}
+        for path in sorted(self._memories):
+            _diagnostics, fix = self.tag_lints(path, known)
+            if fix is not None:
+                fixes[path] = fix
+        return fixes
+
+    # -- everything --------------------------------------------------------------
+
+    def diagnostics(
+        self, path: str, checker: SourceChecker, known: Mapping[str, str]
+    ) -> list[Diagnostic]:
+        found = self.link_diagnostics(path, checker)
+        found.extend(entry.diagnostic() for entry in self.stale(path))
+        found.extend(self.tag_lints(path, known)[0])
+        return found
+
+    def forget(self, paths: set[str]) -> None:
+        for path in paths:
+            self._stale_cache.pop(path, None)
+
+
+def _missing_source(path: str, line: int | None, target: str, field: str | None) -> Diagnostic:
+    where = f"`{field}` names" if field else "links to"
+    return Diagnostic(
+        path,
+        line,
+        Code.SOURCE_MISSING,
+        f"{where} the source [[{target}]], which is not in the workspace",
+    )
