@@ -17,7 +17,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from reme_tui.engine.history.database import ChangeHistory, HistoryError, RecordResult
+from reme_tui.engine.history.database import ChangeHistory
+from reme_tui.engine.history.entries import HistoryError, RecordResult
 from reme_tui.engine.history.report import (
     ReportArgumentError,
     report_json,

@@ -20,7 +20,7 @@ from reme_tui.engine.search.types import (
     SearchQuery,
     SearchResponse,
 )
-from reme_tui.engine.tags.index import TagError, normalize_query_tags
+from reme_tui.engine.tags.normalize import TagError, normalize_query_tags
 
 DEFAULT_LIMIT = 5
 

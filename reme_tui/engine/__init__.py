@@ -29,7 +29,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .engine import Delta, Engine, EngineConfig, WorkspaceError
+    from .engine import Engine, EngineConfig, WorkspaceError
+    from .records import Delta
 
 __all__ = ["Delta", "Engine", "EngineConfig", "WorkspaceError"]
 

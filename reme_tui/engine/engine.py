@@ -34,9 +34,11 @@ from .files.workspace import (
     scan,
     to_relative,
 )
-from .history.database import ChangeHistory, HistoryError, Observed, RecordResult
+from .history.database import ChangeHistory
+from .history.entries import HistoryError, Observed, RecordResult
 from .index.collector import collector_paused
 from .index.keyword import KeywordIndex
+from .index.link_graph import LinkGraph
 from .index.loader import Reread, load_all, reread_one, worker_setting_problem
 from .index.semantic import STATE_KEY, Semantic, SemanticStatus, SimilarMemory, try_load_model
 from .index.store import IndexStore, Snapshot, StoreInvalid, code_fingerprint, now_ns
@@ -44,31 +46,28 @@ from .index.vectors import Embedder
 from .parse.document import DEFAULT_MAX_FILE_BYTES, ReadFailure, read_file
 from .parse.frontmatter import EditError, SetTags, TagOp
 from .parse.tokenize import tokenize
-from .parse.wikilinks import LinkGraph
-from .records import Chunk, Diagnostic, Memory
+from .records import Chunk, Delta, Diagnostic, Memory
 from .reme.checks import RemeChecks
 from .reme.day_index import StaleEntry
 from .reme.layout import DEFAULT_LAYOUT, RemeLayout
 from .reme.provenance import Source, SourceChecker
 from .reme.transcript import Transcript, parse_transcript
 from .search.filters import NO_FILTERS, Filters
+from .search.fusion import Ranked, apply_cutoff, candidate_count, fuse
 from .search.reme_filters import PathFilter, metadata_matches
 from .search.types import (
     MAX_LINKS_PER_DIRECTION,
     NeighbourLink,
     Neighbours,
-    Ranked,
     SearchError,
     SearchHit,
     SearchQuery,
     SearchResponse,
     TagFilterInfo,
-    apply_cutoff,
-    candidate_count,
-    fuse,
 )
-from .tags.index import DEFAULT_TAG_FIELD, Order, OrderBy, TagError, TagIndex, normalize_query_tags
+from .tags.index import Order, OrderBy, TagIndex
 from .tags.lints import TagFix
+from .tags.normalize import DEFAULT_TAG_FIELD, TagError, normalize_query_tags
 from .write import tag_edits as writes
 from .write.fixes import FixOutcome, PlannedFix, plan_fixes
 from .write.journal import Journal
@@ -116,21 +115,6 @@ class BuildOutcome:
 
     warm: bool
     unsaved: bool
-
-
-@dataclass(slots=True)
-class Delta:
-    """What one `apply` changed."""
-
-    added: list[str] = field(default_factory=list)
-    changed: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    tags_moved: set[str] = field(default_factory=set)
-    workspace_missing: bool = False
-
-    @property
-    def is_empty(self) -> bool:
-        return not (self.added or self.changed or self.removed)
 
 
 @dataclass(slots=True)

@@ -7,6 +7,9 @@ from typing import Any
 
 from .codes import Code, Severity
 
+# A chunk's identity: (path, start_line).
+DocKey = tuple[str, int]
+
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
@@ -91,3 +94,18 @@ class Memory:
     frontmatter: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
     field_links: tuple[FieldLink, ...] = ()
     tag_line: int | None = None
+
+
+@dataclass(slots=True)
+class Delta:
+    """What one `apply` changed."""
+
+    added: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    tags_moved: set[str] = field(default_factory=set)
+    workspace_missing: bool = False
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.added or self.changed or self.removed)

@@ -34,12 +34,14 @@ from reme_tui.config import (
     save_theme,
     user_themes_dir,
 )
-from reme_tui.engine.engine import Delta, Engine, EngineConfig, WorkspaceError
+from reme_tui.engine.engine import Engine, EngineConfig, WorkspaceError
 from reme_tui.engine.files.watch import awatch_batches
 from reme_tui.engine.files.workspace import PathOutsideWorkspace
-from reme_tui.engine.history.database import ChangeHistory, HistoryError
+from reme_tui.engine.history.database import ChangeHistory
+from reme_tui.engine.history.entries import HistoryError
 from reme_tui.engine.index.loader import start_pool_helpers
 from reme_tui.engine.index.saved_index import saved_index
+from reme_tui.engine.records import Delta
 from reme_tui.engine.write.journal import Journal
 from reme_tui.ui.commands import Command, RemeCommands
 from reme_tui.ui.keys import KeyRow, display_keys, key_table, unknown_keymap_ids

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from reme_tui.engine.engine import Engine
-from reme_tui.engine.history.database import ChangeHistory, Observed
+from reme_tui.engine.history.database import ChangeHistory
+from reme_tui.engine.history.entries import Observed
 from reme_tui.engine.history.report import (
     ReportArgumentError,
     report_json,

@@ -28,7 +28,7 @@ from reme_tui.engine.tags.dupes import (
     ngram_fingerprint,
     separator_key,
 )
-from reme_tui.engine.tags.index import normalize_tag
+from reme_tui.engine.tags.normalize import normalize_tag
 
 
 def _load_labelled() -> ModuleType:

@@ -37,7 +37,7 @@ from reme_tui.engine.parse.frontmatter import (
     rewrite_tags,
 )
 from reme_tui.engine.tags.checks import warnings_for
-from reme_tui.engine.tags.index import normalize_tag
+from reme_tui.engine.tags.normalize import normalize_tag
 from reme_tui.engine.write.tag_edits import edit_tags
 
 FIELD = "memory_tags"

@@ -15,7 +15,8 @@ from reme_tui.engine.index import semantic
 from reme_tui.engine.index.store import IndexStore
 from reme_tui.engine.index.vectors import Embedder, load_model
 from reme_tui.engine.search.filters import Filters
-from reme_tui.engine.search.types import RRF_K, SearchQuery
+from reme_tui.engine.search.fusion import RRF_K
+from reme_tui.engine.search.types import SearchQuery
 from tests.engine.tiny_model import build_tiny_model
 from tests.helpers import memory, write_workspace
 

@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine.engine import Delta, Engine
+from reme_tui.engine.engine import Engine
 from reme_tui.engine.files.watch import relevant, watch_batches
+from reme_tui.engine.records import Delta
 from reme_tui.engine.search.types import SearchQuery
 from tests.helpers import memory, write_workspace
 

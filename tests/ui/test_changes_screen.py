@@ -195,7 +195,7 @@ async def test_history_switched_off(app_factory: AppFactory, tmp_path: Path) -> 
 async def test_long_timelines_load_page_by_page_and_churn_counts_all(
     app_factory: AppFactory,
 ) -> None:
-    from reme_tui.engine.history.database import Observed
+    from reme_tui.engine.history.entries import Observed
     from reme_tui.ui.screens.changes import PAGE
 
     app = app_factory()
@@ -231,7 +231,8 @@ def test_changes_view_snapshot(
     earlier, a merge done here. Fixed times, zone and size."""
     import time as time_module
 
-    from reme_tui.engine.history.database import ChangeHistory, Observed
+    from reme_tui.engine.history.database import ChangeHistory
+    from reme_tui.engine.history.entries import Observed
 
     monkeypatch.setenv("TZ", "UTC")
     time_module.tzset()

@@ -9,13 +9,14 @@ files only; ``read_json_checked`` tells a missing file from a corrupt one.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 import platformdirs
 
-from ..index.store import workspace_key
 from .fileio import atomic_write, ensure_private_dir, read_regular
 
 MAX_JSON_BYTES = 256 * 1024 * 1024
@@ -70,3 +71,8 @@ def write_json(path: Path, document: Any) -> None:
     ensure_private_dir(path.parent)
     data = json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
     atomic_write(path, data.encode("utf-8"), expected=None, private=True)
+
+
+def workspace_key(root: Path) -> str:
+    real = os.path.realpath(root)
+    return hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:24]

@@ -28,38 +28,44 @@ checked against its content hash, and nothing is unpickled.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import sqlite3
 import stat
 import threading
 import time
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import zstandard
 
 from ..files.userdata import workspace_data_dir
-from ..tags.index import normalize_tag
+from ..tags.normalize import normalize_tag
+from .entries import (
+    KINDS,
+    ChangeEntry,
+    ChangeFilter,
+    HistoryError,
+    HistoryStats,
+    Observed,
+    RecordResult,
+    _lines,
+    content_key,
+    line_counts,
+)
 
 HISTORY_FILE = "history.sqlite3"
 SCHEMA_VERSION = 1
 DEFAULT_RETENTION_DAYS = 90
 # A blob larger than the engine's file limit was not written by us.
 MAX_BLOB_BYTES = 20 * 1024 * 1024 + 1
-# Watcher batches closer than this belong to one burst (a dream pass touching 40 files).
-BURST_GAP_NS = 120 * 1_000_000_000
 # A delta is kept only when clearly smaller than compressing the version alone.
 _DELTA_RATIO = 0.6
 _ZSTD_LEVEL = 3
 # Move detection by content with rewritten links compares at most this many pairs.
 _MAX_MOVE_PAIRS = 400
 
-KINDS = ("created", "modified", "deleted", "moved")
-SOURCES = ("start", "watch", "edit", "merge", "undo", "revert")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -80,99 +86,6 @@ CREATE INDEX IF NOT EXISTS entries_path ON entries(path);
 CREATE TABLE IF NOT EXISTS current(
     path TEXT PRIMARY KEY, hash TEXT NOT NULL, name TEXT, tags TEXT NOT NULL);
 """
-
-
-class HistoryError(RuntimeError):
-    """The history cannot be opened, read or written (damaged, unwritable, refused)."""
-
-
-def content_key(data: bytes) -> str:
-    """The blob key: the engine's own content hash, so a start compares without reading."""
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
-
-
-@dataclass(frozen=True, slots=True)
-class Observed:
-    """One memory as a change left it: its bytes (None when gone), tags and name."""
-
-    path: str
-    data: bytes | None
-    tags: tuple[str, ...] = ()
-    name: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ChangeEntry:
-    """One recorded change to one memory."""
-
-    id: int
-    group: int
-    time_ns: int
-    kind: str
-    path: str
-    old_path: str | None
-    old_hash: str | None
-    new_hash: str | None
-    name: str | None
-    tags_before: tuple[str, ...]
-    tags_after: tuple[str, ...]
-    added: int
-    removed: int
-    note: str
-    reviewed: bool
-    source: str
-    label: str
-    undo: str | None
-
-    @property
-    def tags_added(self) -> tuple[str, ...]:
-        return tuple(t for t in self.tags_after if t not in self.tags_before)
-
-    @property
-    def tags_removed(self) -> tuple[str, ...]:
-        return tuple(t for t in self.tags_before if t not in self.tags_after)
-
-    @property
-    def summary(self) -> str:
-        """One line: "tags: a → b", "+12 −3 lines", "moved from …"."""
-        parts: list[str] = []
-        if self.kind == "moved" and self.old_path:
-            parts.append(f"moved from {self.old_path}")
-        elif self.kind == "created":
-            parts.append(f"new, {self.added} lines")
-        elif self.kind == "deleted":
-            parts.append(f"deleted ({self.removed} lines)")
-        removed, added = self.tags_removed, self.tags_added
-        if self.kind in ("modified", "moved") and (removed or added):
-            if removed and added:
-                parts.append(f"tags: {', '.join(removed)} → {', '.join(added)}")
-            elif added:
-                parts.append(f"tags: +{', '.join(added)}")
-            else:
-                parts.append(f"tags: −{', '.join(removed)}")
-        if self.note:
-            parts.append(self.note)
-        if self.kind in ("modified", "moved") and (self.added or self.removed):
-            parts.append(f"+{self.added} −{self.removed} lines")
-        if not parts:
-            parts.append("same text" if self.kind == "moved" else "whitespace or bytes only")
-        return "; ".join(parts)
-
-
-@dataclass
-class RecordResult:
-    """What one ``record`` call stored."""
-
-    group: int | None = None
-    entries: list[ChangeEntry] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryStats:
-    entries: int
-    unreviewed: int
-    blobs: int
-    size_bytes: int
 
 
 def _now_ns() -> int:
@@ -200,21 +113,6 @@ def _str_or_none(value: object) -> str | None:
 
 def _int(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def line_counts(old: bytes | None, new: bytes | None) -> tuple[int, int]:
-    """(added, removed) lines from old to new, as multisets of lines: O(n) on the live
-    path, where a real diff can be quadratic; a line moved elsewhere counts as unchanged
-    (the diff view shows the move)."""
-    old_lines = Counter(_lines(old))
-    new_lines = Counter(_lines(new))
-    return sum((new_lines - old_lines).values()), sum((old_lines - new_lines).values())
-
-
-def _lines(data: bytes | None) -> list[str]:
-    if not data:
-        return []
-    return data.decode("utf-8", errors="replace").splitlines()
 
 
 def _secure_dir(directory: Path) -> None:
@@ -928,123 +826,7 @@ def _entry_from_row(row: tuple[object, ...]) -> ChangeEntry | None:
 # --------------------------------------------------------------------------- bursts
 
 
-@dataclass(frozen=True, slots=True)
-class Burst:
-    """Entries shown (and reviewed, reverted) together: one edit of reme-tui, or watcher
-    batches no more than ``BURST_GAP_NS`` apart."""
-
-    key: str
-    start_ns: int
-    end_ns: int
-    source: str
-    label: str
-    undo: str | None
-    entries: tuple[ChangeEntry, ...]
-
-    @property
-    def unreviewed(self) -> int:
-        return sum(1 for e in self.entries if not e.reviewed)
-
-
-_AGENT_SOURCES = frozenset({"watch", "start"})
-
-
-def bursts(entries: Sequence[ChangeEntry], gap_ns: int = BURST_GAP_NS) -> list[Burst]:
-    """Group newest-first entries into bursts, newest first."""
-    out: list[Burst] = []
-    current: list[ChangeEntry] = []
-
-    def close() -> None:
-        if not current:
-            return
-        first = current[0]
-        out.append(
-            Burst(
-                key=f"g{current[-1].group}",
-                start_ns=current[-1].time_ns,
-                end_ns=first.time_ns,
-                source=first.source,
-                label=first.label,
-                undo=first.undo,
-                entries=tuple(current),
-            )
-        )
-        current.clear()
-
-    for entry in entries:
-        if current:
-            last = current[-1]
-            same_agent_burst = (
-                entry.source in _AGENT_SOURCES
-                and last.source in _AGENT_SOURCES
-                and last.time_ns - entry.time_ns <= gap_ns
-            )
-            if entry.group != last.group and not same_agent_burst:
-                close()
-        current.append(entry)
-    close()
-    return out
-
-
 # --------------------------------------------------------------------------- churn
 
 
-def tag_churn(entries: Iterable[ChangeEntry]) -> dict[str, dict[str, int]]:
-    """Per tag: how often it was added and removed (entries of any source)."""
-    churn: dict[str, dict[str, int]] = {}
-    for entry in entries:
-        for tag in entry.tags_added:
-            churn.setdefault(tag, {"added": 0, "removed": 0})["added"] += 1
-        for tag in entry.tags_removed:
-            churn.setdefault(tag, {"added": 0, "removed": 0})["removed"] += 1
-    return churn
-
-
 # --------------------------------------------------------------------------- filters
-
-
-@dataclass(frozen=True, slots=True)
-class ChangeFilter:
-    """What the Changes view and ``--changes`` narrow the timeline to."""
-
-    kinds: frozenset[str] = frozenset()
-    tag: str | None = None
-    path_prefix: str | None = None
-    unreviewed: bool = False
-
-    @classmethod
-    def parse(cls, text: str, *, unreviewed: bool = False) -> ChangeFilter:
-        """``kind:modified tag:project_atlas path:digest/``; a bare word is a path prefix."""
-        kinds: set[str] = set()
-        tag = prefix = None
-        for word in text.split():
-            key, sep, value = word.partition(":")
-            if sep and key == "kind":
-                kinds |= {k for k in value.split(",") if k in KINDS}
-            elif sep and key == "tag":
-                tag = value
-            elif sep and key == "path":
-                prefix = value
-            else:
-                prefix = word
-        return cls(frozenset(kinds), tag, prefix, unreviewed)
-
-    def matches(self, entry: ChangeEntry) -> bool:
-        if self.unreviewed and entry.reviewed:
-            return False
-        if self.kinds and entry.kind not in self.kinds:
-            return False
-        if self.path_prefix and not (
-            entry.path.startswith(self.path_prefix)
-            or (entry.old_path or "").startswith(self.path_prefix)
-        ):
-            return False
-        if self.tag:
-            wanted = normalize_tag(self.tag) or self.tag.casefold()
-            if wanted not in entry.tags_before and wanted not in entry.tags_after:
-                return False
-        return True
-
-    @property
-    def is_empty(self) -> bool:
-        return not (self.kinds or self.tag or self.path_prefix or self.unreviewed)

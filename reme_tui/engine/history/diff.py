@@ -16,8 +16,9 @@ import yaml
 
 from ..parse.document import decode_text
 from ..parse.frontmatter.split import split_frontmatter
-from ..tags.index import DEFAULT_TAG_FIELD
-from .database import ChangeEntry, ChangeHistory, HistoryError
+from ..tags.normalize import DEFAULT_TAG_FIELD
+from .database import ChangeHistory
+from .entries import ChangeEntry, HistoryError
 
 _CSafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _MAX_VALUE_CHARS = 200

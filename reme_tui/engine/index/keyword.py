@@ -42,7 +42,8 @@ from typing import Any, cast
 
 import numpy as np
 
-DocKey = tuple[str, int]
+from ..records import DocKey
+
 """(workspace-relative path, chunk start_line)."""
 
 STATE_VERSION = 1

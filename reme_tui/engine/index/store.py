@@ -39,6 +39,7 @@ import numpy as np
 import platformdirs
 
 from ..files.fileio import ensure_private_dir, read_regular
+from ..files.userdata import workspace_key
 from ..records import Memory
 
 STORE_VERSION = 2
@@ -265,11 +266,6 @@ def _loads(payload: bytes | memoryview) -> Snapshot:
 def default_cache_dir() -> Path:
     """`$XDG_CACHE_HOME/reme-tui` (or the platform's equivalent)."""
     return Path(platformdirs.user_cache_dir("reme-tui", appauthor=False))
-
-
-def workspace_key(root: Path) -> str:
-    real = os.path.realpath(root)
-    return hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:24]
 
 
 class IndexStore:

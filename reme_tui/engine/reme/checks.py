@@ -12,10 +12,10 @@ from pathlib import Path
 
 from ..codes import Code
 from ..files.workspace import is_memory_path
-from ..parse.wikilinks import LinkGraph
+from ..index.link_graph import LinkGraph
 from ..records import Diagnostic, Memory
-from ..tags.index import judge_tag
 from ..tags.lints import TagFix, lint_tags
+from ..tags.normalize import judge_tag
 from .day_index import StaleEntry, day_of_index, stale_entries
 from .layout import RemeLayout
 from .provenance import Source, SourceChecker, link_role, sources_of

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from ..codes import Code
 from ..parse.frontmatter import quote_scalar
 from ..records import Diagnostic
-from ..tags.index import MAX_TAGS_PER_FILE
+from ..tags.normalize import MAX_TAGS_PER_FILE
 
 if TYPE_CHECKING:
     from ..engine import Engine

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .index import MAX_TAG_LENGTH, MAX_TAGS_PER_FILE, judge_tag, normalize_tag
+from .normalize import MAX_TAG_LENGTH, MAX_TAGS_PER_FILE, judge_tag, normalize_tag
 
 _NEAR_KEY_STRIP = re.compile(r"[\s_\-]+")
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..codes import Code
 from ..records import Diagnostic
-from .index import judge_tag
+from .normalize import judge_tag
 
 _SEPARATORS = re.compile(r"[,，、;；]")
 _DEBRIS = "[]\"'`“”‘’ \t"

@@ -42,7 +42,7 @@ from ..files.fileio import ConflictError, FileStamp, Roots, read_memory, rewrite
 from ..files.workspace import MEMORY_ROOTS
 from ..parse.frontmatter import EditError, UnsafeEditError, read_tags, rewrite_tags, validate_tag
 from ..parse.frontmatter.split import loaded_tag_items
-from ..tags.index import DEFAULT_TAG_FIELD, normalize_tag
+from ..tags.normalize import DEFAULT_TAG_FIELD, normalize_tag
 from .journal import (
     APPLIED,
     NOTHING_WRITTEN,
@@ -54,7 +54,8 @@ from .journal import (
 )
 
 if TYPE_CHECKING:
-    from ..engine import Delta, Engine
+    from ..engine import Engine
+    from ..records import Delta
 
 # Memories whose raw tag list may name a tag the index does not show for them.
 _HIDDEN_TAG_CODES = frozenset(

@@ -21,7 +21,8 @@ from ..files.fileio import (
     remove_memory,
     replace_memory,
 )
-from ..history.database import ChangeEntry, ChangeHistory, content_key
+from ..history.database import ChangeHistory
+from ..history.entries import ChangeEntry, content_key
 from ..parse.frontmatter import EditError
 
 

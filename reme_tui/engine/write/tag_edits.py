@@ -24,10 +24,10 @@ from ..parse.frontmatter import (
 )
 from ..parse.frontmatter.locate import BOM
 from ..parse.frontmatter.split import loaded_tag_items
-from ..tags.index import DEFAULT_TAG_FIELD, judge_tag
+from ..tags.normalize import DEFAULT_TAG_FIELD, judge_tag
 
 if TYPE_CHECKING:
-    from ..engine import Delta
+    from ..records import Delta
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import InvalidTag, UnsafeEditError
-from ...tags.index import (
+from ...tags.normalize import (
     DEFAULT_TAG_FIELD,
     MAX_TAG_LENGTH,
     MAX_TAGS_PER_FILE,
