@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reme_tui.engine.index.vectors import EmbeddingCache, VectorIndex, load_model
+from reme_tui.engine.index import EmbeddingCache, VectorIndex, load_model
 
 
 def _timed(fn: Callable[[], object], repeat: int) -> tuple[float, float]:

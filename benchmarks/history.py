@@ -43,9 +43,8 @@ def _ms(start: float) -> float:
 
 
 def live_path_rows(root: Path, data: Path) -> dict[str, float]:
-    from reme_tui.engine.engine import Engine
-    from reme_tui.engine.history.database import ChangeHistory
-    from reme_tui.engine.history.entries import Observed
+    from reme_tui.engine import Engine
+    from reme_tui.engine.history import ChangeHistory, Observed
 
     engine = Engine.open(root)
     targets = sorted(engine.paths())[:: max(1, engine.memory_count // 30)][:30]
@@ -98,9 +97,8 @@ def live_path_rows(root: Path, data: Path) -> dict[str, float]:
 
 
 def burst_rows(root: Path, data: Path) -> dict[str, float]:
-    from reme_tui.engine.engine import Engine
-    from reme_tui.engine.history.database import ChangeHistory
-    from reme_tui.engine.history.entries import Observed
+    from reme_tui.engine import Engine
+    from reme_tui.engine.history import ChangeHistory, Observed
 
     engine = Engine.open(root)
     gc.freeze()  # as the app does once its index is built
@@ -180,8 +178,7 @@ def _version(text: str, n: int, rng: random.Random) -> str:
 
 
 def size_rows(root: Path, data: Path, count: int) -> dict[str, float]:
-    from reme_tui.engine.history.database import ChangeHistory
-    from reme_tui.engine.history.entries import Observed
+    from reme_tui.engine.history import ChangeHistory, Observed
 
     rng = random.Random(3)
     paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.md"))[:count]
@@ -221,9 +218,8 @@ def size_rows(root: Path, data: Path, count: int) -> dict[str, float]:
 def view_rows(root: Path, data: Path) -> dict[str, float]:
     """Open the Changes view on 10,000 entries in the headless app."""
     from reme_tui.config import HistorySettings, Settings
-    from reme_tui.engine.engine import Engine
-    from reme_tui.engine.history.database import ChangeHistory
-    from reme_tui.engine.history.entries import Observed
+    from reme_tui.engine import Engine
+    from reme_tui.engine.history import ChangeHistory, Observed
     from reme_tui.ui.app import make_app
     from reme_tui.ui.options import AppOptions
     from reme_tui.ui.screens.changes import ChangesScreen

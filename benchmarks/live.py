@@ -19,10 +19,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from reme_tui.engine.engine import Engine
-from reme_tui.engine.files.watch import watch_batches
-from reme_tui.engine.index.store import IndexStore
-from reme_tui.engine.search.types import SearchQuery
+from reme_tui.engine import Engine
+from reme_tui.engine.files import watch_batches
+from reme_tui.engine.index import IndexStore
+from reme_tui.engine.search import SearchQuery
 
 TRUST_WINDOW_S = 2.1  # files newer than this at save time are re-hashed by the next open
 SETTLE_TIMEOUT_S = 120.0

@@ -102,8 +102,7 @@ def _top_tags(root: Path, count: int = 2) -> list[str]:
 
 def our_queries(root: Path, texts: list[str], tags: list[str]) -> dict[str, Any]:
     from reme_tui.engine import Engine
-    from reme_tui.engine.search.filters import Filters
-    from reme_tui.engine.search.types import SearchQuery
+    from reme_tui.engine.search import Filters, SearchQuery
 
     engine = Engine.open(root)
     out: dict[str, Any] = {}

@@ -26,7 +26,7 @@ def cpu_seconds() -> float:
 
 def cold(workspace: Path, query: str) -> dict[str, Any]:
     from reme_tui.engine import Engine
-    from reme_tui.engine.search.types import SearchQuery
+    from reme_tui.engine.search import SearchQuery
 
     engine = Engine.open(workspace)
     hits = [h.path for h in engine.search(SearchQuery(text=query)).hits]

@@ -48,9 +48,8 @@ def percentile(values: list[float], pct: float) -> float:
 
 def measure(size: int) -> dict[str, float]:
     """All engine figures for one workspace size (run inside a fresh process)."""
-    from reme_tui.engine.engine import Engine
-    from reme_tui.engine.search.filters import Filters
-    from reme_tui.engine.search.types import SearchQuery
+    from reme_tui.engine import Engine
+    from reme_tui.engine.search import Filters, SearchQuery
 
     root = generate(WORKSPACES / f"ws-{size}", size)
     # The app rows record a change history: keep it out of the user's data directory.
@@ -92,7 +91,7 @@ def measure(size: int) -> dict[str, float]:
     path.write_text(original, encoding="utf-8")
     engine.apply([target])
     rows["one-file update (ms)"] = statistics.median(update_times)
-    from reme_tui.engine.tags.hygiene import detect_duplicates
+    from reme_tui.engine.tags import detect_duplicates
 
     rows["tag-dupe detection (ms)"] = timed(lambda: detect_duplicates(engine))
     rows.update(rank_bm25_ratio(engine, queries[:20], rows["query no filter p50 (ms)"]))
@@ -116,9 +115,8 @@ def hybrid_rows(engine, queries: list[str], tags: list[str]) -> dict[str, float]
     import tempfile
 
     from benchmarks.bench_vectors import synthetic_model
-    from reme_tui.engine.index.vectors import load_model
-    from reme_tui.engine.search.filters import Filters
-    from reme_tui.engine.search.types import SearchQuery
+    from reme_tui.engine.index import load_model
+    from reme_tui.engine.search import Filters, SearchQuery
 
     with tempfile.TemporaryDirectory() as tmp:
         words = sorted({w for q in queries for w in q.split()} | _workspace_words(engine))
@@ -136,7 +134,7 @@ def hybrid_rows(engine, queries: list[str], tags: list[str]) -> dict[str, float]
 
 
 def _workspace_words(engine, sample: int = 2_000) -> set[str]:
-    from reme_tui.engine.parse.tokenize import tokenize
+    from reme_tui.engine.parse import tokenize
 
     words: set[str] = set()
     for path in engine.paths()[:sample]:
@@ -147,7 +145,7 @@ def _workspace_words(engine, sample: int = 2_000) -> set[str]:
 
 def open_once_rss(size: int) -> dict[str, float]:
     """Peak resident memory of a process that opens the workspace once (cold)."""
-    from reme_tui.engine.engine import Engine
+    from reme_tui.engine import Engine
 
     engine = Engine.open(generate(WORKSPACES / f"ws-{size}", size))
     assert engine.memory_count == size
@@ -158,7 +156,7 @@ def rank_bm25_ratio(engine, queries: list[str], ours_ms: float) -> dict[str, flo
     """rank-bm25's BM25Okapi query time on the same chunk tokens, and the ratio to ours."""
     from rank_bm25 import BM25Okapi
 
-    from reme_tui.engine.parse.tokenize import tokenize
+    from reme_tui.engine.parse import tokenize
 
     corpus = [tokenize(chunk.text) for p in engine.paths() for chunk in engine.memory(p).chunks]
     bm25 = BM25Okapi(corpus)

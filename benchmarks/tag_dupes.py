@@ -90,8 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         timings.append(time.perf_counter() - start)
     clusters = json.loads(out.stdout)["clusters"]
 
-    from reme_tui.engine.engine import Engine
-    from reme_tui.engine.tags.hygiene import detect_duplicates
+    from reme_tui.engine import Engine
+    from reme_tui.engine.tags import detect_duplicates
 
     engine = Engine.open(root)
     start = time.perf_counter()

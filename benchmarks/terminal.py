@@ -186,7 +186,7 @@ def index_ready_seconds(root: Path, home: Path) -> float:
 def query_pairs(root: Path, count: int, seed: int = 5) -> list[tuple[str, str]]:
     """(typed, next character) pairs whose top results differ before and after the key."""
     from reme_tui.engine import Engine
-    from reme_tui.engine.search.types import SearchQuery
+    from reme_tui.engine.search import SearchQuery
 
     engine = Engine.open(root)
     rng = random.Random(seed)

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from reme_tui.engine.tags.normalize import DEFAULT_TAG_FIELD
+from reme_tui.engine.tags import DEFAULT_TAG_FIELD
 
 APP_NAME = "reme-tui"
 CONFIG_ENV = "REME_TUI_CONFIG"

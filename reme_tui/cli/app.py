@@ -8,7 +8,7 @@ from pathlib import Path
 
 from reme_tui.cli import opening
 from reme_tui.cli.common import EXIT_RUNTIME, UsageError, error
-from reme_tui.engine.engine import Engine
+from reme_tui.engine import Engine
 
 
 def run_app_mode(args: argparse.Namespace) -> int:

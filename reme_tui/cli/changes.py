@@ -17,9 +17,10 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from reme_tui.engine.history.database import ChangeHistory
-from reme_tui.engine.history.entries import HistoryError, RecordResult
-from reme_tui.engine.history.report import (
+from reme_tui.engine.history import (
+    ChangeHistory,
+    HistoryError,
+    RecordResult,
     ReportArgumentError,
     report_json,
     report_text,
@@ -27,11 +28,11 @@ from reme_tui.engine.history.report import (
     until_bound,
     version_ref,
 )
-from reme_tui.engine.write.revert import RevertError, plan_version
+from reme_tui.engine.write import RevertError, plan_version
 from reme_tui.safe_text import for_json, for_terminal
 
 if TYPE_CHECKING:
-    from reme_tui.engine.engine import Engine
+    from reme_tui.engine import Engine
 
 EXIT_OK, EXIT_RUNTIME, EXIT_USAGE = 0, 1, 2
 

@@ -10,8 +10,8 @@ from reme_tui import __version__
 from reme_tui.cli.common import EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, UsageError, error
 from reme_tui.cli.reme import choose_workspace
 from reme_tui.cli.table import build_parser, select_mode
-from reme_tui.engine.engine import WorkspaceError
-from reme_tui.engine.index.collector import freeze_after_builds
+from reme_tui.engine import WorkspaceError
+from reme_tui.engine.index import freeze_after_builds
 
 
 def run() -> int:

@@ -13,12 +13,12 @@ from reme_tui.safe_text import for_terminal_line
 
 
 def run_tag_dupes(args: argparse.Namespace) -> int:
-    from reme_tui.engine.tags.hygiene import DismissedPairs, detect_duplicates
+    from reme_tui.engine.tags import DismissedPairs, detect_duplicates
 
     engine = opening.open_engine(args)
     embed = None
     if args.model:
-        from reme_tui.engine.index.semantic import try_load_model
+        from reme_tui.engine.index import try_load_model
 
         embedder, error = try_load_model(args.model, allow_download=args.allow_download)
         if embedder is None:
@@ -45,7 +45,7 @@ def run_tag_dupes(args: argparse.Namespace) -> int:
 
 
 def run_merge_tags(args: argparse.Namespace) -> int:
-    from reme_tui.engine.write.merge import MergeError, plan_merge
+    from reme_tui.engine.write import MergeError, plan_merge
 
     if args.into is None:
         raise UsageError("--merge-tags needs --into TAG")
@@ -105,8 +105,8 @@ def run_resume_merge(args: argparse.Namespace) -> int:
 
 def _journal_mode(args: argparse.Namespace, *, undo: bool) -> int:
     """--undo-merge / --resume-merge: act on the newest merge journal entry with work left."""
-    from reme_tui.engine.engine import Engine, EngineConfig
-    from reme_tui.engine.write.journal import Journal, JournalCorrupt
+    from reme_tui.engine import Engine, EngineConfig
+    from reme_tui.engine.write import Journal, JournalCorrupt
 
     # Only the journaled files are touched: the engine is created, not built (the saved
     # index sees their new stat at the next start and re-reads them).

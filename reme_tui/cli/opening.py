@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import TextIO
 
 from reme_tui.cli.common import UsageError, info
-from reme_tui.engine.engine import Engine, EngineConfig
-from reme_tui.engine.index.saved_index import saved_index
+from reme_tui.engine import Engine, EngineConfig
+from reme_tui.engine.index import saved_index
 
 
 def open_engine(args: argparse.Namespace) -> Engine:

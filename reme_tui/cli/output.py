@@ -11,8 +11,8 @@ import sys
 from typing import Any, TextIO
 
 from reme_tui.cli.common import info
-from reme_tui.engine.engine import Engine
-from reme_tui.engine.search.types import SearchResponse
+from reme_tui.engine import Engine
+from reme_tui.engine.search import SearchResponse
 from reme_tui.safe_text import for_json, for_terminal, for_terminal_line
 
 SEVERITY_COLOR = {"error": "31", "warning": "33", "info": "36"}

@@ -16,13 +16,13 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from reme_tui.engine.reme.layout import RemeConfigError, WorkspaceChoice
-from reme_tui.engine.reme.layout import choose_workspace as choose
-from reme_tui.engine.search.reme_filters import MetaArgError, MetaTest, parse_meta
+from reme_tui.engine.reme import RemeConfigError, WorkspaceChoice
+from reme_tui.engine.reme import choose_workspace as choose
+from reme_tui.engine.search import MetaArgError, MetaTest, parse_meta
 from reme_tui.safe_text import for_json, for_terminal
 
 if TYPE_CHECKING:
-    from reme_tui.engine.engine import Engine
+    from reme_tui.engine import Engine
 
 
 def resolve(args: argparse.Namespace, *, headless: bool) -> WorkspaceChoice:

@@ -29,7 +29,7 @@ def run_diagnostics(args: argparse.Namespace) -> int:
 
 
 def run_compat_report(args: argparse.Namespace) -> int:
-    from reme_tui.engine.reme.compat import SHORT_LABELS, compat_report
+    from reme_tui.engine.reme import SHORT_LABELS, compat_report
 
     report = compat_report(opening.open_engine(args))
     if args.json:

@@ -11,16 +11,15 @@ import time
 from reme_tui.cli import opening, reme
 from reme_tui.cli.common import EXIT_OK, EXIT_RUNTIME, UsageError, error, warn
 from reme_tui.cli.output import format_response, mention_diagnostics, paint, print_json, use_color
-from reme_tui.engine.dates import DateError, parse_date
-from reme_tui.engine.engine import Engine
-from reme_tui.engine.search.filters import Filters
-from reme_tui.engine.search.types import (
+from reme_tui.engine import DateError, Engine, parse_date
+from reme_tui.engine.search import (
     DEFAULT_VECTOR_WEIGHT,
+    Filters,
     SearchError,
     SearchQuery,
     SearchResponse,
 )
-from reme_tui.engine.tags.normalize import TagError, normalize_query_tags
+from reme_tui.engine.tags import TagError, normalize_query_tags
 
 DEFAULT_LIMIT = 5
 
@@ -109,7 +108,7 @@ def _follow(
     engine: Engine, query: SearchQuery, response: SearchResponse, args: argparse.Namespace
 ) -> int:
     """Print the results, then again each time a change to the files changes them."""
-    from reme_tui.engine.files.watch import root_is_gone, watch_batches
+    from reme_tui.engine.files import root_is_gone, watch_batches
 
     color = use_color(sys.stdout)
 

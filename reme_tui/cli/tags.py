@@ -8,7 +8,7 @@ from pathlib import Path
 from reme_tui.cli import opening
 from reme_tui.cli.common import EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, UsageError, error, info, warn
 from reme_tui.cli.output import mention_diagnostics, out, print_json
-from reme_tui.engine.engine import Engine, EngineConfig
+from reme_tui.engine import Engine, EngineConfig
 from reme_tui.safe_text import for_terminal_line
 
 
@@ -28,7 +28,8 @@ def run_list_tags(args: argparse.Namespace) -> int:
 
 def run_tag_edit(args: argparse.Namespace) -> int:
     """--add-tag / --remove-tag / --set-tags: rewrite only the file's tag lines."""
-    from reme_tui.engine.parse.frontmatter import AddTag, EditError, RemoveTag, SetTags
+    from reme_tui.engine import EditError
+    from reme_tui.engine.parse import AddTag, RemoveTag, SetTags
 
     op: AddTag | RemoveTag | SetTags
     if args.add_tag:

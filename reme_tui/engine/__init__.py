@@ -1,43 +1,107 @@
-"""The index engine: plain Python with no UI imports (see tests/engine/test_import_hygiene.py).
+"""The index engine: plain Python with no UI imports (walls: ``[tool.importlinter]`` in
+pyproject.toml; tests/engine/test_import_hygiene.py).
 
-``from reme_tui.engine import Engine`` is the front door; the facade lives in ``core.py``.
-It is imported lazily so that using one small module (``tags``, ``workspace``) does not
-load the whole engine.
+``from reme_tui.engine import Engine`` is the front door. Names here are loaded lazily, so
+that the command line's help, or a caller that needs one record type, does not load the
+whole engine. The rooms, in the order data flows through them (each folder's
+``__init__`` is its face; the UI and the CLI import faces only):
 
-The rooms, in the order data flows through them:
+- ``files/``   which files are memories, safe paths, symlinks, the one bounded read and the
+  one atomic rewrite (``fileio``), file events (``watch``), per-workspace user data;
+- ``parse/``   one file -> one ``Memory``: frontmatter, ReMe-exact chunking, wikilinks, tokens;
+- ``index/``   the loader (many files, many cores), BM25 postings, the link graph,
+  embeddings, the saved index;
+- ``tags/``    ReMe's tag normalization, the tag index, near-duplicates, lints, editor checks;
+- ``search/``  the pipeline: query types, filters, ReMe's path/metadata filters, the query
+  grammar people type, fusion and the cut-off;
+- ``write/``   the one write door: tag edits and fixes, merges (journal, undo, resume),
+  reverts;
+- ``history/`` the change history: store, entries, bursts, diffs, the report;
+- ``reme/``    ReMe's layout and config, compatibility checks, day indexes, provenance,
+  transcripts.
 
-- which files: ``workspace`` (memories, safe paths, dates from paths), ``symlinks``,
-  ``reme_config`` (where the workspace is), ``watch`` (file events -> batches);
-- one file: ``fileio`` (bounded, contained reads; the one rewrite path), ``document``
-  (file -> ``records.Memory``), ``frontmatter/`` (``split``: the one fence rule; the
-  tag-entry text surgery), ``chunking`` (+ ``mistletoe_speedup``, ``mistletoe_import``),
-  ``links`` (the one wikilink parser and the link graph), ``tokenize``, ``codes``
-  (diagnostic codes), ``loader`` (many files, on every core);
-- the indexes: ``keyword`` (BM25), ``tags``, ``vectors`` + ``semantic`` (embeddings),
-  ``store`` (the saved index);
-- asking: ``filters`` (the one ``Filters`` value), ``dates`` (the one date rule),
-  ``reme_filter`` (ReMe's path and metadata filters), ``search`` (the pipeline);
-- checking: ``compat`` (what ReMe drops), ``reme_checks``, ``day_index``, ``tag_lints``,
-  ``tag_warnings``, ``dupes`` + ``hygiene`` (near-duplicate tags), ``provenance``,
-  ``transcript``;
-- writing: ``writes``, ``merge`` + ``journal``, ``tag_fixing``, ``history`` +
-  ``change_diff`` + ``change_report`` + ``revert`` (content history), ``userdata``.
+At this level: ``engine`` (the ``Engine`` facade), ``records`` (plain records shared by
+the rooms), ``codes`` (diagnostic codes), ``dates`` (the one date rule), ``errors``.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .engine import Engine, EngineConfig, WorkspaceError
-    from .records import Delta
+    from .codes import Code, Severity
+    from .dates import EXPECTED, DateError, date_bound, date_or_none, parse_date
+    from .engine import BuildOutcome, Engine, EngineConfig, WorkspaceError
+    from .errors import EditError, InvalidTag, UnsafeEditError
+    from .records import Chunk, Delta, Diagnostic, DocKey, FieldLink, Link, Memory
+    from .search import NO_FILTERS, Filters, SearchError, SearchHit, SearchQuery, SearchResponse
 
-__all__ = ["Delta", "Engine", "EngineConfig", "WorkspaceError"]
+_WHERE = {
+    "Code": "codes",
+    "Severity": "codes",
+    "EXPECTED": "dates",
+    "DateError": "dates",
+    "date_bound": "dates",
+    "date_or_none": "dates",
+    "parse_date": "dates",
+    "BuildOutcome": "engine",
+    "Engine": "engine",
+    "EngineConfig": "engine",
+    "WorkspaceError": "engine",
+    "EditError": "errors",
+    "InvalidTag": "errors",
+    "UnsafeEditError": "errors",
+    "Chunk": "records",
+    "Delta": "records",
+    "Diagnostic": "records",
+    "DocKey": "records",
+    "FieldLink": "records",
+    "Link": "records",
+    "Memory": "records",
+    "NO_FILTERS": "search",
+    "Filters": "search",
+    "SearchError": "search",
+    "SearchHit": "search",
+    "SearchQuery": "search",
+    "SearchResponse": "search",
+}
+
+__all__ = [
+    "EXPECTED",
+    "NO_FILTERS",
+    "BuildOutcome",
+    "Chunk",
+    "Code",
+    "DateError",
+    "Delta",
+    "Diagnostic",
+    "DocKey",
+    "EditError",
+    "Engine",
+    "EngineConfig",
+    "FieldLink",
+    "Filters",
+    "InvalidTag",
+    "Link",
+    "Memory",
+    "SearchError",
+    "SearchHit",
+    "SearchQuery",
+    "SearchResponse",
+    "Severity",
+    "UnsafeEditError",
+    "WorkspaceError",
+    "date_bound",
+    "date_or_none",
+    "parse_date",
+]
 
 
 def __getattr__(name: str) -> Any:
-    if name in __all__:
-        from . import engine as core
-
-        return getattr(core, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value

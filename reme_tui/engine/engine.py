@@ -23,60 +23,105 @@ import numpy as np
 
 from .codes import Code
 from .dates import date_bound
-from .files.fileio import FileStamp, read_regular
-from .files.symlinks import LinkMap
-from .files.workspace import (
+from .errors import EditError
+from .files import (
+    FileStamp,
     FoundFile,
+    LinkMap,
     PathOutsideWorkspace,
     is_memory_path,
+    read_regular,
     resolve_inside,
     resolves_inside,
     scan,
     to_relative,
 )
-from .history.database import ChangeHistory
-from .history.entries import HistoryError, Observed, RecordResult
-from .index.collector import collector_paused
-from .index.keyword import KeywordIndex
-from .index.link_graph import LinkGraph
-from .index.loader import Reread, load_all, reread_one, worker_setting_problem
-from .index.semantic import STATE_KEY, Semantic, SemanticStatus, SimilarMemory, try_load_model
-from .index.store import IndexStore, Snapshot, StoreInvalid, code_fingerprint, now_ns
-from .index.vectors import Embedder
-from .parse.document import DEFAULT_MAX_FILE_BYTES, ReadFailure, read_file
-from .parse.frontmatter import EditError, SetTags, TagOp
-from .parse.tokenize import tokenize
+from .history import ChangeHistory, HistoryError, Observed, RecordResult
+from .index import (
+    STATE_KEY,
+    Embedder,
+    IndexStore,
+    KeywordIndex,
+    LinkGraph,
+    Reread,
+    Semantic,
+    SemanticStatus,
+    SimilarMemory,
+    Snapshot,
+    StoreInvalid,
+    code_fingerprint,
+    collector_paused,
+    load_all,
+    now_ns,
+    reread_one,
+    try_load_model,
+    worker_setting_problem,
+)
+from .parse import (
+    DEFAULT_MAX_FILE_BYTES,
+    ReadFailure,
+    SetTags,
+    TagOp,
+    read_file,
+    tokenize,
+)
 from .records import Chunk, Delta, Diagnostic, Memory
-from .reme.checks import RemeChecks
-from .reme.day_index import StaleEntry
-from .reme.layout import DEFAULT_LAYOUT, RemeLayout
-from .reme.provenance import Source, SourceChecker
-from .reme.transcript import Transcript, parse_transcript
-from .search.filters import NO_FILTERS, Filters
-from .search.fusion import Ranked, apply_cutoff, candidate_count, fuse
-from .search.reme_filters import PathFilter, metadata_matches
-from .search.types import (
+from .reme import (
+    DEFAULT_LAYOUT,
+    RemeChecks,
+    RemeLayout,
+    Source,
+    SourceChecker,
+    StaleEntry,
+    Transcript,
+    parse_transcript,
+)
+from .search import (
     MAX_LINKS_PER_DIRECTION,
+    NO_FILTERS,
+    Filters,
     NeighbourLink,
     Neighbours,
+    PathFilter,
+    Ranked,
     SearchError,
     SearchHit,
     SearchQuery,
     SearchResponse,
     TagFilterInfo,
+    apply_cutoff,
+    candidate_count,
+    fuse,
+    metadata_matches,
 )
-from .tags.index import Order, OrderBy, TagIndex
-from .tags.lints import TagFix
-from .tags.normalize import DEFAULT_TAG_FIELD, TagError, normalize_query_tags
-from .write import tag_edits as writes
-from .write.fixes import FixOutcome, PlannedFix, plan_fixes
-from .write.journal import Journal
-from .write.merge import MergePlan, MergeResult, UndoResult
-from .write.merge import apply_merge as merge_files
-from .write.merge import resume_merge as resume_files
-from .write.merge import undo_merge as undo_files
-from .write.revert import RevertPlan, RevertResult, carry_out, load_targets
-from .write.tag_edits import EditResult
+from .tags import (
+    DEFAULT_TAG_FIELD,
+    Order,
+    OrderBy,
+    TagError,
+    TagFix,
+    TagIndex,
+    normalize_query_tags,
+)
+from .write import (
+    EditResult,
+    FixOutcome,
+    Journal,
+    MergePlan,
+    MergeResult,
+    PlannedFix,
+    RevertPlan,
+    RevertResult,
+    UndoResult,
+    carry_out,
+    load_targets,
+    plan_fixes,
+)
+from .write import apply_fix as write_safe_fix
+from .write import apply_merge as merge_files
+from .write import edit_tags as write_tag_edit
+from .write import resume_merge as resume_files
+from .write import undo_merge as undo_files
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -790,7 +835,7 @@ class Engine:
         Read through the containment check: a path whose real file is outside the
         workspace (a symlink swapped in since the scan) raises ReadFailure, as does a
         FIFO, device or oversized file."""
-        from .parse.document import decode_text
+        from .parse import decode_text
 
         rel = to_relative(self.root, path)
         try:
@@ -830,7 +875,7 @@ class Engine:
         PathRefused outside the workspace, ReadOnlyFile for 0444 files,
         UnsafeEditError when the frontmatter cannot be edited safely, InvalidTag."""
         with self._write_lock:
-            result = writes.edit_tags(
+            result = write_tag_edit(
                 self.root, path, op, expected, self.config.tag_field, self._write_roots()
             )
             changed = [path] if result.changed else []
@@ -839,7 +884,7 @@ class Engine:
     def apply_fix(self, path: str, expected: FileStamp | None = None) -> EditResult:
         """The compatibility report's safe fix for memory ``path``, re-indexed."""
         with self._write_lock:
-            result = writes.apply_fix(
+            result = write_safe_fix(
                 self.root, path, expected, self.config.tag_field, self._write_roots()
             )
             changed = [path] if result.changed else []

@@ -34,15 +34,11 @@ from reme_tui.config import (
     save_theme,
     user_themes_dir,
 )
-from reme_tui.engine.engine import Engine, EngineConfig, WorkspaceError
-from reme_tui.engine.files.watch import awatch_batches
-from reme_tui.engine.files.workspace import PathOutsideWorkspace
-from reme_tui.engine.history.database import ChangeHistory
-from reme_tui.engine.history.entries import HistoryError
-from reme_tui.engine.index.loader import start_pool_helpers
-from reme_tui.engine.index.saved_index import saved_index
-from reme_tui.engine.records import Delta
-from reme_tui.engine.write.journal import Journal
+from reme_tui.engine import Delta, Engine, EngineConfig, WorkspaceError
+from reme_tui.engine.files import PathOutsideWorkspace, awatch_batches
+from reme_tui.engine.history import ChangeHistory, HistoryError
+from reme_tui.engine.index import saved_index, start_pool_helpers
+from reme_tui.engine.write import Journal
 from reme_tui.ui.commands import Command, RemeCommands
 from reme_tui.ui.keys import KeyRow, display_keys, key_table, unknown_keymap_ids
 from reme_tui.ui.messages import (
@@ -374,7 +370,7 @@ class RemeApp(ShowsWorkerFailures, App[None]):
     def open_source(self, path: str, kind: str) -> None:
         """A conversation opens in the transcript viewer; an image with the system opener;
         any other source in $EDITOR."""
-        from reme_tui.engine.reme.provenance import IMAGE_SUFFIXES
+        from reme_tui.engine.reme import IMAGE_SUFFIXES
         from reme_tui.ui.screens.transcript import TranscriptScreen
 
         if not kind and Path(path).suffix.lower() in IMAGE_SUFFIXES:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from reme_tui.engine.reme.layout import RemeLayout
+from reme_tui.engine.reme import RemeLayout
 
 Clock = Callable[[], dt.datetime]
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from textual.message import Message
 
-from reme_tui.engine.engine import Engine
-from reme_tui.engine.index.semantic import SemanticStatus
+from reme_tui.engine import Engine
+from reme_tui.engine.index import SemanticStatus
 
 
 @dataclass

@@ -10,8 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from reme_tui.engine.tags.checks import TagWarning, warnings_for
-from reme_tui.engine.tags.normalize import normalize_tag
+from reme_tui.engine.tags import TagWarning, normalize_tag, warnings_for
 
 SUGGESTION_LIMIT = 8
 _NEAR_STRIP = re.compile(r"[\s_\-]+")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from reme_tui.engine.parse.wikilinks import Wikilink, find_wikilinks
+from reme_tui.engine.parse import Wikilink, find_wikilinks
 
 WIKI_SCHEME = "wiki:"
 _FENCE = re.compile(r"^\s*(```|~~~)")

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from reme_tui.engine.engine import Engine
-from reme_tui.engine.index.saved_index import saved_index
+from reme_tui.engine.index.store_choice import saved_index
 from tests.helpers import memory, write_workspace
 
 

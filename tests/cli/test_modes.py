@@ -10,7 +10,7 @@ import pytest
 from reme_tui.cli import app as app_mode
 from reme_tui.cli import main
 from reme_tui.cli.table import FLAGS, MODES
-from reme_tui.engine.index.saved_index import saved_index
+from reme_tui.engine.index.store_choice import saved_index
 from reme_tui.engine.reme.layout import DEFAULT_LAYOUT
 from reme_tui.ui.options import AppOptions
 from tests.helpers import memory, write_workspace

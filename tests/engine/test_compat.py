@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from reme_tui.engine.engine import Engine
-from reme_tui.engine.parse.frontmatter import EditError
+from reme_tui.engine.errors import EditError
 from reme_tui.engine.reme.compat import KINDS, compat_counts, compat_report, format_counts
 from tests.helpers import write_workspace
 

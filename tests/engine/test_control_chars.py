@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reme_tui.engine.parse.frontmatter import AddTag, EditError, RemoveTag, SetTags, apply_op
+from reme_tui.engine.errors import EditError
+from reme_tui.engine.parse.frontmatter import AddTag, RemoveTag, SetTags, apply_op
 
 CONTROLS = (
     [chr(c) for c in range(0x20) if chr(c) not in "\t\n\r"]

@@ -14,6 +14,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from reme_tui.engine.errors import EditError, InvalidTag, UnsafeEditError
 from reme_tui.engine.files import fileio
 from reme_tui.engine.files.fileio import (
     ConflictError,
@@ -26,11 +27,8 @@ from reme_tui.engine.files.fileio import (
 from reme_tui.engine.files.fileio import resolve_memory as resolve_in_workspace
 from reme_tui.engine.parse.frontmatter import (
     AddTag,
-    EditError,
-    InvalidTag,
     RemoveTag,
     SetTags,
-    UnsafeEditError,
     apply_op,
     quote_scalar,
     read_tags,

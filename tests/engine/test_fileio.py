@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from reme_tui.engine.engine import Engine
+from reme_tui.engine.errors import UnsafeEditError
 from reme_tui.engine.files.fileio import (
     FileTooLarge,
     NotRegularFile,
@@ -21,7 +22,7 @@ from reme_tui.engine.files.fileio import (
     remove_stale_temps,
     rewrite_memory,
 )
-from reme_tui.engine.parse.frontmatter import AddTag, UnsafeEditError
+from reme_tui.engine.parse.frontmatter import AddTag
 from tests.helpers import write_workspace
 
 TAGGED = "---\nmemory_tags: [a]\n---\nbody\n"

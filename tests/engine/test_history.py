@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from reme_tui.engine.engine import Engine
-from reme_tui.engine.history.bursts import bursts, tag_churn
 from reme_tui.engine.history.database import ChangeHistory
 from reme_tui.engine.history.diff import diff_entry
 from reme_tui.engine.history.entries import HistoryError, Observed, content_key
+from reme_tui.engine.history.timeline import bursts, tag_churn
 from reme_tui.engine.write.revert import plan_undo, plan_version
 from tests.helpers import memory, write_workspace
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reme_tui.engine.parse.tokenize import STOPWORDS, load_stopwords, tokenize
+from reme_tui.engine.parse.tokens import STOPWORDS, load_stopwords, tokenize
 
 FIXTURE = Path(__file__).parent / "fixtures" / "tokenize_cases.json"
 CASES = json.loads(FIXTURE.read_text(encoding="utf-8"))["cases"]

@@ -9,7 +9,7 @@ import pytest
 
 from reme_tui.cli import main
 from reme_tui.engine.engine import Engine
-from reme_tui.engine.index.saved_index import saved_index
+from reme_tui.engine.index.store_choice import saved_index
 
 from .conftest import SIZE, AppFactory, settle, wait_for
 

@@ -1,2 +1,44 @@
 """The change history of a workspace's memories: the SQLite store, what one change did
 (diff), and the history as a report for scripts."""
+
+from .database import DEFAULT_RETENTION_DAYS, ChangeHistory
+from .diff import ChangeDiff, diff_entry
+from .entries import (
+    KINDS,
+    SOURCES,
+    ChangeEntry,
+    ChangeFilter,
+    HistoryError,
+    HistoryStats,
+    Observed,
+    RecordResult,
+    content_key,
+)
+from .report import ReportArgumentError, report_json, report_text, select, until_bound, version_ref
+from .timeline import BURST_GAP_NS, Burst, bursts, tag_churn
+
+__all__ = [
+    "BURST_GAP_NS",
+    "DEFAULT_RETENTION_DAYS",
+    "KINDS",
+    "SOURCES",
+    "Burst",
+    "ChangeDiff",
+    "ChangeEntry",
+    "ChangeFilter",
+    "ChangeHistory",
+    "HistoryError",
+    "HistoryStats",
+    "Observed",
+    "RecordResult",
+    "ReportArgumentError",
+    "bursts",
+    "content_key",
+    "diff_entry",
+    "report_json",
+    "report_text",
+    "select",
+    "tag_churn",
+    "until_bound",
+    "version_ref",
+]

@@ -40,8 +40,8 @@ from pathlib import Path
 
 import zstandard
 
-from ..files.userdata import workspace_data_dir
-from ..tags.normalize import normalize_tag
+from ..files import workspace_data_dir
+from ..tags import normalize_tag
 from .entries import (
     KINDS,
     ChangeEntry,

@@ -14,9 +14,8 @@ from typing import Any
 
 import yaml
 
-from ..parse.document import decode_text
-from ..parse.frontmatter.split import split_frontmatter
-from ..tags.normalize import DEFAULT_TAG_FIELD
+from ..parse import decode_text, split_frontmatter
+from ..tags import DEFAULT_TAG_FIELD
 from .database import ChangeHistory
 from .entries import ChangeEntry, HistoryError
 

@@ -6,7 +6,7 @@ import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..tags.normalize import normalize_tag
+from ..tags import normalize_tag
 
 KINDS = ("created", "modified", "deleted", "moved")
 

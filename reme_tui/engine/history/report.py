@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..dates import DateError, parse_date
-from .bursts import Burst, bursts, tag_churn
 from .database import ChangeHistory
 from .diff import diff_entry
 from .entries import ChangeEntry
+from .timeline import Burst, bursts, tag_churn
 
 _TIME = re.compile(r"^(\d{4}-\d{1,2}-\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?$")
 _MAX_NS = 2**63 - 1

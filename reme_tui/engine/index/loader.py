@@ -32,9 +32,8 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, replace
 
-from ..files.workspace import FoundFile
-from ..parse.document import ReadFailure, content_hash, parse_memory, read_file
-from ..parse.tokenize import tokenize
+from ..files import FoundFile
+from ..parse import ReadFailure, content_hash, parse_memory, read_file, tokenize
 from ..records import Diagnostic, Memory
 
 PARALLEL_MIN_FILES = 2000

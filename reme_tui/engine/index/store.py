@@ -38,8 +38,7 @@ import msgspec
 import numpy as np
 import platformdirs
 
-from ..files.fileio import ensure_private_dir, read_regular
-from ..files.userdata import workspace_key
+from ..files import ensure_private_dir, read_regular, workspace_key
 from ..records import Memory
 
 STORE_VERSION = 2
@@ -92,7 +91,7 @@ FINGERPRINTED_MODULES = (
     "reme_tui.engine.parse.chunking",
     "reme_tui.engine.parse.document",
     "reme_tui.engine.parse.frontmatter.split",
-    "reme_tui.engine.parse.tokenize",
+    "reme_tui.engine.parse.tokens",
     "reme_tui.engine.parse.wikilinks",
     "reme_tui.engine.tags.index",
 )

@@ -1,2 +1,60 @@
 """One file -> one Memory: frontmatter (the one fence rule and the tag-entry text model),
 ReMe-exact chunking (with the mistletoe helpers), the wikilink parser and the tokenizer."""
+
+from .document import (
+    DEFAULT_MAX_FILE_BYTES,
+    ReadFailure,
+    content_hash,
+    decode_text,
+    parse_memory,
+    read_file,
+)
+from .frontmatter import (
+    BOM,
+    BOM_NOTE,
+    AddTag,
+    RemoveTag,
+    SetTags,
+    TagOp,
+    apply_op,
+    effective_tags,
+    loaded_tag_items,
+    normalize_newlines,
+    quote_scalar,
+    read_tags,
+    rewrite_tags,
+    split_frontmatter,
+    validate_tag,
+)
+from .tokens import tokenize
+from .wikilinks import Wikilink, find_wikilinks, parse_field_links, parse_links, wikilink_byte_spans
+
+__all__ = [
+    "BOM",
+    "BOM_NOTE",
+    "DEFAULT_MAX_FILE_BYTES",
+    "AddTag",
+    "ReadFailure",
+    "RemoveTag",
+    "SetTags",
+    "TagOp",
+    "Wikilink",
+    "apply_op",
+    "content_hash",
+    "decode_text",
+    "effective_tags",
+    "find_wikilinks",
+    "loaded_tag_items",
+    "normalize_newlines",
+    "parse_field_links",
+    "parse_links",
+    "parse_memory",
+    "quote_scalar",
+    "read_file",
+    "read_tags",
+    "rewrite_tags",
+    "split_frontmatter",
+    "tokenize",
+    "validate_tag",
+    "wikilink_byte_spans",
+]

@@ -20,10 +20,9 @@ from typing import Any
 import yaml
 
 from ..codes import Code
-from ..files.fileio import FileTooLarge, read_regular
-from ..files.workspace import date_from_path
+from ..files import FileTooLarge, date_from_path, read_regular
 from ..records import Diagnostic, Memory
-from ..tags.normalize import DEFAULT_TAG_FIELD, MAX_TAG_LENGTH, MAX_TAGS_PER_FILE, judge_tag
+from ..tags import DEFAULT_TAG_FIELD, MAX_TAG_LENGTH, MAX_TAGS_PER_FILE, judge_tag
 from .chunking import chunk_body
 from .frontmatter.split import split_frontmatter
 from .wikilinks import parse_field_links, parse_links

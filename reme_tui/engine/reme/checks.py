@@ -11,11 +11,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ..codes import Code
-from ..files.workspace import is_memory_path
-from ..index.link_graph import LinkGraph
+from ..files import is_memory_path
+from ..index import LinkGraph
 from ..records import Diagnostic, Memory
-from ..tags.lints import TagFix, lint_tags
-from ..tags.normalize import judge_tag
+from ..tags import TagFix, judge_tag, lint_tags
 from .day_index import StaleEntry, day_of_index, stale_entries
 from .layout import RemeLayout
 from .provenance import Source, SourceChecker, link_role, sources_of

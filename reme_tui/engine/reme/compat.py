@@ -28,9 +28,9 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from ..codes import Code
-from ..parse.frontmatter import quote_scalar
+from ..parse import quote_scalar
 from ..records import Diagnostic
-from ..tags.normalize import MAX_TAGS_PER_FILE
+from ..tags import MAX_TAGS_PER_FILE
 
 if TYPE_CHECKING:
     from ..engine import Engine

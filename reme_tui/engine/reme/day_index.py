@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..codes import Code
-from ..parse.wikilinks import find_wikilinks
+from ..parse import find_wikilinks
 from ..records import Diagnostic, Memory
 
 NOTES_OPEN = "<!-- notes:auto -->"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from ..files.workspace import PathOutsideWorkspace, resolves_inside, to_relative
+from ..files import PathOutsideWorkspace, resolves_inside, to_relative
 from ..records import FieldLink, Link
 from .layout import RemeLayout
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from ..tags.normalize import normalize_tag
+from ..tags import normalize_tag
 from .reme_filters import MetaTest
 
 

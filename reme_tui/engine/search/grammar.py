@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..dates import EXPECTED, date_or_none
-from ..tags.normalize import normalize_tag
+from ..tags import normalize_tag
 from .filters import NO_FILTERS, Filters
 from .reme_filters import MetaArgError, MetaTest, meta_test
 

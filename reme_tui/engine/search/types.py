@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..reme.provenance import Source
+from ..reme import Source
 from .filters import NO_FILTERS, Filters
 
 DEFAULT_LIMIT = 5

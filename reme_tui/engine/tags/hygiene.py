@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..files.userdata import read_json, workspace_data_dir, write_json
+from ..files import read_json, workspace_data_dir, write_json
 from .dupes import DupeCluster, TagEvidence, TagStats, find_tag_clusters
 
 if TYPE_CHECKING:

@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..files.fileio import FileStamp, Roots, read_memory
-from ..files.workspace import MEMORY_ROOTS
-from ..parse.frontmatter import EditError, SetTags, apply_op
-from ..tags.lints import TagFix
+from ..errors import EditError
+from ..files import MEMORY_ROOTS, FileStamp, Roots, read_memory
+from ..parse import SetTags, apply_op
+from ..tags import TagFix
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,8 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..files.fileio import is_stale_temp
-from ..files.userdata import CorruptFile, read_json_checked, workspace_data_dir, write_json
+from ..files import CorruptFile, is_stale_temp, read_json_checked, workspace_data_dir, write_json
 
 JOURNAL_DIR = "journal"
 PENDING = "pending"

@@ -38,11 +38,10 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from ..codes import Code
-from ..files.fileio import ConflictError, FileStamp, Roots, read_memory, rewrite_memory
-from ..files.workspace import MEMORY_ROOTS
-from ..parse.frontmatter import EditError, UnsafeEditError, read_tags, rewrite_tags, validate_tag
-from ..parse.frontmatter.split import loaded_tag_items
-from ..tags.normalize import DEFAULT_TAG_FIELD, normalize_tag
+from ..errors import EditError, UnsafeEditError
+from ..files import MEMORY_ROOTS, ConflictError, FileStamp, Roots, read_memory, rewrite_memory
+from ..parse import loaded_tag_items, read_tags, rewrite_tags, validate_tag
+from ..tags import DEFAULT_TAG_FIELD, normalize_tag
 from .journal import (
     APPLIED,
     NOTHING_WRITTEN,

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..files.fileio import (
+from ..errors import EditError
+from ..files import (
     MEMORY_ROOTS,
     ConflictError,
     Roots,
@@ -21,9 +22,7 @@ from ..files.fileio import (
     remove_memory,
     replace_memory,
 )
-from ..history.database import ChangeHistory
-from ..history.entries import ChangeEntry, content_key
-from ..parse.frontmatter import EditError
+from ..history import ChangeEntry, ChangeHistory, content_key
 
 
 class RevertError(ValueError):

@@ -10,21 +10,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..files.fileio import FileStamp, Roots, rewrite_memory
-from ..files.workspace import MEMORY_ROOTS
-from ..parse.frontmatter import (
+from ..errors import UnsafeEditError
+from ..files import MEMORY_ROOTS, FileStamp, Roots, rewrite_memory
+from ..parse import (
+    BOM,
     BOM_NOTE,
     SetTags,
     TagOp,
-    UnsafeEditError,
     apply_op,
     effective_tags,
+    loaded_tag_items,
     read_tags,
     rewrite_tags,
 )
-from ..parse.frontmatter.locate import BOM
-from ..parse.frontmatter.split import loaded_tag_items
-from ..tags.normalize import DEFAULT_TAG_FIELD, judge_tag
+from ..tags import DEFAULT_TAG_FIELD, judge_tag
 
 if TYPE_CHECKING:
     from ..records import Delta

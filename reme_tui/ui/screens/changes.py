@@ -22,10 +22,18 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static
 from textual.widgets.data_table import CellDoesNotExist
 
-from reme_tui.engine.history.bursts import Burst, bursts, tag_churn
-from reme_tui.engine.history.diff import ChangeDiff, diff_entry
-from reme_tui.engine.history.entries import ChangeEntry, ChangeFilter, HistoryError, HistoryStats
-from reme_tui.engine.write.revert import RevertError, RevertPlan, plan_undo, plan_version
+from reme_tui.engine.history import (
+    Burst,
+    ChangeDiff,
+    ChangeEntry,
+    ChangeFilter,
+    HistoryError,
+    HistoryStats,
+    bursts,
+    diff_entry,
+    tag_churn,
+)
+from reme_tui.engine.write import RevertError, RevertPlan, plan_undo, plan_version
 from reme_tui.ui.focus import OrderedInput
 from reme_tui.ui.screens.dry_run import DryRunConfirmScreen, diff_line_style
 from reme_tui.ui.worker_failures import ShowsWorkerFailures

@@ -17,9 +17,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
-from reme_tui.engine.codes import Code
-from reme_tui.engine.records import Diagnostic
-from reme_tui.engine.tags.lints import LINT_CODES
+from reme_tui.engine import Code, Diagnostic
+from reme_tui.engine.tags import LINT_CODES
 from reme_tui.ui.screens.dry_run import DryRunConfirmScreen
 
 _SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "dim"}

@@ -24,12 +24,18 @@ from textual.widgets import DataTable, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
-from reme_tui.engine.files.userdata import shown_path
-from reme_tui.engine.parse.frontmatter import EditError
-from reme_tui.engine.tags.dupes import DupeCluster
-from reme_tui.engine.tags.hygiene import DismissedPairs, detect_duplicates, engine_embed
-from reme_tui.engine.write.journal import Journal, JournalCorrupt
-from reme_tui.engine.write.merge import MergeError, MergePlan, MergeResult, UndoResult, plan_merge
+from reme_tui.engine import EditError
+from reme_tui.engine.files import shown_path
+from reme_tui.engine.tags import DismissedPairs, DupeCluster, detect_duplicates, engine_embed
+from reme_tui.engine.write import (
+    Journal,
+    JournalCorrupt,
+    MergeError,
+    MergePlan,
+    MergeResult,
+    UndoResult,
+    plan_merge,
+)
 from reme_tui.ui.focus import OrderedInput
 from reme_tui.ui.screens.dry_run import DryRunConfirmScreen, diff_line_style
 from reme_tui.ui.worker_failures import ShowsWorkerFailures

@@ -20,9 +20,10 @@ from textual.events import Resize
 from textual.message import Message
 from textual.screen import ModalScreen
 
-from reme_tui.engine.files.fileio import ConflictError, FileStamp, PathRefused, read_memory
-from reme_tui.engine.parse.frontmatter import EditError, SetTags, read_tags
-from reme_tui.engine.write.tag_edits import EditResult
+from reme_tui.engine import EditError
+from reme_tui.engine.files import ConflictError, FileStamp, PathRefused, read_memory
+from reme_tui.engine.parse import SetTags, read_tags
+from reme_tui.engine.write import EditResult
 from reme_tui.ui.widgets.preview import Preview
 from reme_tui.ui.widgets.tag_editor import TagEditor
 from reme_tui.ui.worker_failures import ShowsWorkerFailures

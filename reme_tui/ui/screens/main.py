@@ -21,11 +21,10 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Footer, Input
 
-from reme_tui.engine.parse.document import ReadFailure
-from reme_tui.engine.reme.compat import compat_counts, format_counts
-from reme_tui.engine.search.grammar import SearchState
-from reme_tui.engine.search.types import SearchError, SearchQuery
-from reme_tui.engine.tags.index import OrderBy
+from reme_tui.engine.parse import ReadFailure
+from reme_tui.engine.reme import compat_counts, format_counts
+from reme_tui.engine.search import SearchError, SearchQuery, SearchState
+from reme_tui.engine.tags import OrderBy
 from reme_tui.ui.focus import focus_now
 from reme_tui.ui.history import History, Visit
 from reme_tui.ui.messages import (

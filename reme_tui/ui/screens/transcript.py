@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Collapsible, Label, Static
 
-from reme_tui.engine.reme.transcript import Transcript, Turn
+from reme_tui.engine.reme import Transcript, Turn
 
 _TOOL_TITLES = {"call": "tool call", "result": "tool result", "thinking": "thinking"}
 

@@ -12,8 +12,8 @@ from textual.message import Message
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Checkbox, Input, Label
 
-from reme_tui.engine.dates import EXPECTED, date_or_none
-from reme_tui.engine.search.grammar import SearchState, parse_query
+from reme_tui.engine import EXPECTED, date_or_none
+from reme_tui.engine.search import SearchState, parse_query
 from reme_tui.ui.focus import FollowsFocus, KeepsKeyOrder, focus_now
 from reme_tui.ui.widgets.chips import Chip
 

@@ -27,8 +27,7 @@ from textual.message import Message
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from reme_tui.engine.tags.checks import TagWarning
-from reme_tui.engine.tags.normalize import MAX_TAGS_PER_FILE
+from reme_tui.engine.tags import MAX_TAGS_PER_FILE, TagWarning
 from reme_tui.ui.focus import FollowsFocus, KeepsKeyOrder, focus_now
 from reme_tui.ui.tag_draft import Suggestion, TagDraft, first_near_duplicate, pack
 

@@ -1,10 +1,11 @@
-"""Text surgery on a memory's frontmatter: locate the tag entry, rewrite it, verify.
+"""Where a memory's frontmatter is (``split``: the one fence rule, for reading, editing and
+merging) and text surgery on it: locate the tag entry, rewrite it, verify.
 
-No I/O here: text in, text out. ``fileio`` reads and writes the files, ``tag_warnings``
-says what the editor shows before a save.
+No I/O here: text in, text out. ``files.fileio`` reads and writes the files,
+``tags.checks`` says what the editor shows before a save.
 """
 
-from ...errors import EditError, InvalidTag, UnsafeEditError
+from .locate import BOM
 from .ops import (
     BOM_NOTE,
     AddTag,
@@ -18,20 +19,22 @@ from .ops import (
     validate_tag,
 )
 from .quoting import quote_scalar
+from .split import loaded_tag_items, normalize_newlines, split_frontmatter
 
 __all__ = [
+    "BOM",
     "BOM_NOTE",
     "AddTag",
-    "EditError",
-    "InvalidTag",
     "RemoveTag",
     "SetTags",
     "TagOp",
-    "UnsafeEditError",
     "apply_op",
     "effective_tags",
+    "loaded_tag_items",
+    "normalize_newlines",
     "quote_scalar",
     "read_tags",
     "rewrite_tags",
+    "split_frontmatter",
     "validate_tag",
 ]

@@ -12,13 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import InvalidTag, UnsafeEditError
-from ...tags.normalize import (
-    DEFAULT_TAG_FIELD,
-    MAX_TAG_LENGTH,
-    MAX_TAGS_PER_FILE,
-    judge_tag,
-    normalize_tag,
-)
+from ...tags import DEFAULT_TAG_FIELD, MAX_TAG_LENGTH, MAX_TAGS_PER_FILE, judge_tag, normalize_tag
 from .locate import _Frontmatter, _Item, _load_frontmatter, _Split, _split
 from .quoting import _same
 from .render import NewItem, _render, _values_of, _verify

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .entries import (
-    ChangeEntry,
-)
+from .entries import ChangeEntry
 
 # Watcher batches closer than this belong to one burst (a dream pass touching 40 files).
 BURST_GAP_NS = 120 * 1_000_000_000

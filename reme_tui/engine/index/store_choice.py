@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
-from ..files.fileio import ensure_private_dir
+from ..files import ensure_private_dir
 from .store import IndexStore, default_cache_dir
 
 ALL_MARKDOWN_DIR = "all-markdown"
