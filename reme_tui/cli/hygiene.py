@@ -120,7 +120,7 @@ def _journal_mode(args: argparse.Namespace, *, undo: bool) -> int:
         if entry is not None and undo:
             undone = engine.undo_merge(entry)
             if undone is not None:
-                paths, refused = undone.restored, undone.refused
+                paths, refused = undone.written, undone.refused
         elif entry is not None:
             resumed = engine.resume_merge(entry)
             if resumed is not None:

@@ -58,7 +58,7 @@ def wait_for_embeddings(engine: Engine) -> None:
 
 
 def vector_weight(args: argparse.Namespace) -> float | None:
-    weight = args.vector_weight
+    weight: float | None = args.vector_weight
     if weight is not None and not 0.0 <= weight <= 1.0:
         raise UsageError(f"--vector-weight must be between 0 and 1, got {weight}")
     return weight

@@ -37,7 +37,8 @@ def _validated_date(raw: str | None, flag: str) -> str | None:
 
 def filters_from(args: argparse.Namespace) -> Filters:
     """The search filters the flags ask for; UsageError for a bad date or tag list."""
-    tags, exclude_tags = args.tag or [], args.exclude_tag or []
+    tags: tuple[str, ...] = tuple(args.tag or ())
+    exclude_tags: tuple[str, ...] = tuple(args.exclude_tag or ())
     since = _validated_date(args.since, "--since")
     until = _validated_date(args.until, "--until")
     for flag, values in (("--tag", tags), ("--exclude-tag", exclude_tags)):

@@ -31,10 +31,19 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .codes import Code, Severity
-    from .dates import EXPECTED, DateError, date_bound, date_or_none, parse_date
+    from .dates import EXPECTED, DateError, date_bound, date_or_none, day, parse_date
     from .engine import BuildOutcome, Engine, EngineConfig, WorkspaceError
     from .errors import EditError, InvalidTag, UnsafeEditError
-    from .records import Chunk, Delta, Diagnostic, DocKey, FieldLink, Link, Memory
+    from .records import (
+        Chunk,
+        Delta,
+        Diagnostic,
+        DocKey,
+        FieldLink,
+        Link,
+        Memory,
+        WriteResult,
+    )
     from .search import NO_FILTERS, Filters, SearchError, SearchHit, SearchQuery, SearchResponse
 
 _WHERE = {
@@ -43,6 +52,7 @@ _WHERE = {
     "EXPECTED": "dates",
     "DateError": "dates",
     "date_bound": "dates",
+    "day": "dates",
     "date_or_none": "dates",
     "parse_date": "dates",
     "BuildOutcome": "engine",
@@ -59,6 +69,7 @@ _WHERE = {
     "FieldLink": "records",
     "Link": "records",
     "Memory": "records",
+    "WriteResult": "records",
     "NO_FILTERS": "search",
     "Filters": "search",
     "SearchError": "search",
@@ -92,8 +103,10 @@ __all__ = [
     "Severity",
     "UnsafeEditError",
     "WorkspaceError",
+    "WriteResult",
     "date_bound",
     "date_or_none",
+    "day",
     "parse_date",
 ]
 

@@ -10,6 +10,7 @@ reme_tui.engine.codes``) show the explanations given here.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import cast
 
 
 class Severity(StrEnum):
@@ -30,6 +31,15 @@ class Code(StrEnum):
         member.severity = severity
         member.explanation = explanation
         return member
+
+    @classmethod
+    def of(cls, value: str) -> Code:
+        """The code whose value is ``value`` (what ``Code(value)`` does at run time, in a
+        form the type checker can follow); ValueError when there is none."""
+        member = cls._value2member_map_.get(value)
+        if member is None:
+            raise ValueError(f"{value!r} is not a diagnostic code")
+        return cast(Code, member)
 
     # reading the file
     TOO_LARGE = ("too-large", Severity.ERROR, "over the size limit (20 MB); skipped")

@@ -1,4 +1,7 @@
-"""The one rule for dates a person types (``--since``, ``since:`` in the app, the engine API).
+"""Every date reme-tui reads, in one place: the dates a person types, the dates ReMe put in
+names, the engine's own ISO days, and the time stamps reme-tui writes itself.
+
+The rule for dates a person types (``--since``, ``since:`` in the app, the engine API):
 
 A date is ``YYYY-M-D`` with one or two digits for month and day (``2026-3-1`` becomes
 ``2026-03-01``), optionally followed by a time after ``T`` or a space
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+import time as _time
 
 _DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\S+))?")
 EXPECTED = "a date like 2026-03-01"
@@ -58,3 +62,39 @@ def date_bound(raw: str | None, label: str) -> tuple[str | None, str | None]:
         return parse_date(str(raw)), None
     except DateError:
         return None, f"ignoring invalid {label} {raw!r}; expected a YYYY-MM-DD date"
+
+
+def calendar_day(text: str) -> str | None:
+    """ReMe's rule for a date in a name it wrote (a ``daily/YYYY-MM-DD/`` folder, a
+    ``YYYY-MM-DD.md`` day-index page): ``date.fromisoformat``, as ISO; None when not one."""
+    try:
+        return _dt.date.fromisoformat(text).isoformat()
+    except ValueError:
+        return None
+
+
+def day(iso: str) -> _dt.date:
+    """The day an engine date (``YYYY-MM-DD``, as memories are dated) names."""
+    return _dt.date.fromisoformat(iso)
+
+
+def iso_value(text: str, *, with_time: bool) -> _dt.date:
+    """A date (or datetime) that reme-tui stored as ISO text itself; ValueError if not."""
+    return _dt.datetime.fromisoformat(text) if with_time else _dt.date.fromisoformat(text)
+
+
+def local_iso(time_ns: int) -> str:
+    """A moment as local time with its offset, to the second."""
+    return _dt.datetime.fromtimestamp(time_ns / 1e9).astimezone().isoformat(timespec="seconds")
+
+
+STAMP_FORMAT = "%Y%m%dT%H%M%S"  # local time, in names reme-tui gives files (sortable)
+
+
+def stamp_now() -> str:
+    return _time.strftime(STAMP_FORMAT)
+
+
+def stamp_seconds(stamp: str) -> float:
+    """Seconds since the epoch of a ``stamp_now`` stamp; ValueError when it is not one."""
+    return _time.mktime(_time.strptime(stamp, STAMP_FORMAT))

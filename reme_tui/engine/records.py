@@ -22,7 +22,7 @@ class Diagnostic:
 
     @property
     def severity(self) -> Severity:
-        return Code(self.code).severity
+        return Code.of(self.code).severity
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -109,3 +109,30 @@ class Delta:
     @property
     def is_empty(self) -> bool:
         return not (self.added or self.changed or self.removed)
+
+    def merge(self, other: Delta | None) -> None:
+        """Add what ``other`` changed (several writes reported as one change)."""
+        if other is None:
+            return
+        self.added += other.added
+        self.changed += other.changed
+        self.removed += other.removed
+        self.tags_moved |= other.tags_moved
+        self.workspace_missing = self.workspace_missing or other.workspace_missing
+
+
+@dataclass(slots=True, kw_only=True)
+class WriteResult:
+    """What one write through the engine's write door did, whatever it was (a tag edit, a
+    fix, a merge, its undo or resumption, a revert): the files written, the files refused
+    with why, and the index change the written files made (None when the index is not
+    built, so nothing was re-indexed)."""
+
+    written: list[str] = field(default_factory=list)
+    refused: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
+    notes: tuple[str, ...] = ()  # what the user should know although the write succeeded
+    delta: Delta | None = field(default=None, compare=False)
+
+    @property
+    def ok(self) -> bool:
+        return not self.refused

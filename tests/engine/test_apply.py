@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reme_tui.engine import engine as core
 from reme_tui.engine.engine import Engine
+from reme_tui.engine.index import build as index_build
 from reme_tui.engine.search.types import SearchQuery
 from tests.helpers import memory, write_workspace
 
@@ -139,7 +139,7 @@ def test_random_batches_applied_one_file_per_slice_equal_rebuild(
 ) -> None:
     root = tmp_path_factory.mktemp("ws")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(core, "_APPLY_SLICE", 1)
+        patch.setattr(index_build, "APPLY_SLICE", 1)
         engine = Engine.open(root)
         _apply_batch(root, engine, first)
         _apply_batch(root, engine, second)
@@ -154,7 +154,7 @@ def test_a_big_batch_leaves_the_index_to_searches_between_slices(
     files = {f"digest/wiki/n{i:02d}.md": memory(f"plan {i}\n") for i in range(20)}
     engine = Engine.open(write_workspace(tmp_path, files))
     write_workspace(tmp_path, {p: memory("budget burst\n") for p in files})
-    monkeypatch.setattr(core, "_APPLY_SLICE", 5)
+    monkeypatch.setattr(index_build, "APPLY_SLICE", 5)
     between = threading.Event()
     resume = threading.Event()
     seen: list[int] = []
@@ -164,7 +164,7 @@ def test_a_big_batch_leaves_the_index_to_searches_between_slices(
             between.set()
             resume.wait()
 
-    monkeypatch.setattr(core, "_let_readers_in", pause_once)
+    monkeypatch.setattr(index_build, "let_readers_in", pause_once)
     applying = threading.Thread(target=engine.apply, args=(sorted(files),))
     applying.start()
     try:

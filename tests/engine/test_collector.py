@@ -53,13 +53,15 @@ def test_a_build_runs_with_the_collector_paused(
 ) -> None:
     write_workspace(tmp_path, {"digest/a.md": memory("budget\n")})
     seen: list[bool] = []
-    cold_build = Engine._cold_build
+    from reme_tui.engine.index import build
 
-    def spy(self: Engine, *args: object) -> None:
+    real = build.cold_build
+
+    def spy(*args: object) -> object:
         seen.append(gc.isenabled())
-        cold_build(self, *args)  # type: ignore[arg-type]
+        return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(Engine, "_cold_build", spy)
+    monkeypatch.setattr(build, "cold_build", spy)
     engine = Engine.open(tmp_path)
     assert seen == [False] and engine.memory_count == 1
     assert gc.isenabled()

@@ -102,3 +102,18 @@ def test_search_and_browse_share_one_cached_filter(tmp_path: Path) -> None:
     ]
     first = engine.allowed_paths(filters)[0]
     assert engine.allowed_paths(Filters(tags=("alice", "bob"), since="2026-3-5"))[0] is first
+
+
+def test_dates_are_parsed_in_one_module() -> None:
+    """Issue 25: one date parser. Any other module that parses a date by itself drifts from
+    the rule (a second rule once accepted `2026-3-1` in one place and refused it in another)."""
+    import re
+
+    package = Path(__file__).parents[2] / "reme_tui"
+    parsing = re.compile(r"\.(fromisoformat|strptime)\(|\bdateutil\b")
+    offenders = [
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if path.name != "dates.py" and parsing.search(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []

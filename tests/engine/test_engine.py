@@ -194,7 +194,7 @@ def test_link_graph_forgets_targets_nothing_links_to(tmp_path: Path) -> None:
     engine = Engine.open(tmp_path)
     write_workspace(tmp_path, {"digest/a.md": memory("no links now\n")})
     engine.apply(["digest/a.md"])
-    assert "digest/gone.md" not in engine._links
+    assert "digest/gone.md" not in engine._state.links
     assert engine.neighbours("digest/a.md").dangling == []
 
 

@@ -141,9 +141,9 @@ def test_stale_temp_files_and_fifos_are_reported_never_indexed(root: Path) -> No
 def test_fifo_swapped_in_after_the_scan_never_blocks_the_build(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from reme_tui.engine import engine as core
+    from reme_tui.engine.index import updates
 
-    real_scan = core.scan
+    real_scan = updates.scan
 
     def scan_then_swap(*args: object, **kwargs: object):  # type: ignore[no-untyped-def]
         found = list(real_scan(*args, **kwargs))  # type: ignore[arg-type]
@@ -153,7 +153,7 @@ def test_fifo_swapped_in_after_the_scan_never_blocks_the_build(
             os.mkfifo(target)
         return iter(found)
 
-    monkeypatch.setattr(core, "scan", scan_then_swap)
+    monkeypatch.setattr(updates, "scan", scan_then_swap)
     engine = Engine.open(root)  # would hang forever on open() without O_NONBLOCK
     assert engine.paths() == ["digest/a.md"]
     assert any(d.path == "digest/b.md" and d.code == "unreadable" for d in engine.diagnostics())

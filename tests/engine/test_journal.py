@@ -112,7 +112,7 @@ def test_resume_after_kill_9_finishes_the_merge(crashed: tuple[Path, dict[str, b
     assert len(engine.files_with_tag("project_atlas")) == 40
     assert Journal(root).last_pending() is None
     undone = engine.undo_merge()  # and the resumed merge can be undone as a whole
-    assert undone is not None and len(undone.restored) == 40
+    assert undone is not None and len(undone.written) == 40
 
 
 def test_partial_undo_can_be_retried(tmp_path: Path) -> None:

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from .terminal import stop_all
+
 CHECKOUT = Path(__file__).resolve().parents[2]
 BIN_ENV = "REME_TUI_FIELD_BIN"
 
@@ -83,3 +85,9 @@ def home(tmp_path: Path) -> Iterator[dict[str, str]]:
     env.pop("REME_TUI_WORKERS", None)
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     yield env
+
+
+@pytest.fixture(autouse=True)
+def no_app_left_running() -> Iterator[None]:
+    yield
+    stop_all()

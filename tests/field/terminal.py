@@ -13,6 +13,20 @@ import pyte
 COLUMNS, LINES = 120, 36
 
 
+# Every program started here, so a test that fails half-way leaves no app running (an
+# orphan blocked on a full pty would hold its files and slow every later test).
+_STARTED: list[Terminal] = []
+
+
+def stop_all() -> None:
+    while _STARTED:
+        terminal = _STARTED.pop()
+        if terminal.child.isalive():
+            terminal.child.terminate(force=True)
+        with contextlib.suppress(OSError):
+            terminal.child.close(force=True)
+
+
 class Terminal:
     def __init__(self, program: Path, args: list[str], env: dict[str, str], cwd: Path) -> None:
         env = {**env, "TERM": "xterm-256color", "COLORTERM": "truecolor"}
@@ -22,6 +36,7 @@ class Terminal:
             str(program), args, env=env, cwd=str(cwd), dimensions=(LINES, COLUMNS)
         )
         self.transcript = bytearray()
+        _STARTED.append(self)
 
     def text(self) -> str:
         return "\n".join(self.screen.display)

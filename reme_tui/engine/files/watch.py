@@ -26,6 +26,7 @@ _IGNORED_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", "node_
 # Absolute paths the index depends on although they are not memories (symlink targets).
 AlsoWatched = Callable[[str], bool]
 
+
 class MemoryFilter(watchfiles.DefaultFilter):
     """Keep events that can change the index; drop editor swap files and VCS internals.
 
@@ -176,7 +177,7 @@ async def awatch_batches(
         watch_filter=MemoryFilter(root, all_markdown=all_markdown, also=also, roots=roots),
         debounce=debounce_ms,
         step=step_ms,
-        stop_event=stop_event,  # type: ignore[arg-type]
+        stop_event=stop_event,
         ignore_permission_denied=True,
     ):
         batch = batch_paths(root, changes)

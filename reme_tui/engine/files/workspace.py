@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 import errno
 import os
 import re
@@ -12,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ..codes import Code
+from ..dates import calendar_day
 from ..records import Diagnostic
 
 MEMORY_ROOTS: tuple[str, ...] = ("daily", "digest")
@@ -62,10 +62,7 @@ def date_from_path(rel: str) -> str | None:
     candidate = segment.rsplit(".", 1)[0] if "." in segment else segment
     if candidate != segment and not segment.endswith(".md"):
         return None
-    try:
-        return _dt.date.fromisoformat(candidate).isoformat()
-    except ValueError:
-        return None
+    return calendar_day(candidate)
 
 
 def to_relative(root: Path, path: str | os.PathLike[str]) -> str:

@@ -1,5 +1,7 @@
-"""The change history of a workspace's memories: the SQLite store, what one change did
-(diff), and the history as a report for scripts."""
+"""The change history of a workspace's memories: the SQLite store (``database``), what it
+records (``entries``), what the engine tells it (``recorder``), changes seen together
+(``timeline``: bursts, tag churn), what one change did (``diff``), and the history as a
+report for scripts (``report``)."""
 
 from .database import DEFAULT_RETENTION_DAYS, ChangeHistory
 from .diff import ChangeDiff, diff_entry
@@ -14,6 +16,7 @@ from .entries import (
     RecordResult,
     content_key,
 )
+from .recorder import Recorder
 from .report import ReportArgumentError, report_json, report_text, select, until_bound, version_ref
 from .timeline import BURST_GAP_NS, Burst, bursts, tag_churn
 
@@ -31,6 +34,7 @@ __all__ = [
     "HistoryStats",
     "Observed",
     "RecordResult",
+    "Recorder",
     "ReportArgumentError",
     "bursts",
     "content_key",

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..dates import DateError, parse_date
+from ..dates import DateError, day, local_iso, parse_date
 from .database import ChangeHistory
 from .diff import diff_entry
 from .entries import ChangeEntry
@@ -28,7 +28,7 @@ class ReportArgumentError(ValueError):
 
 def iso_time(time_ns: int) -> str:
     """Local time with its offset, to the second."""
-    return dt.datetime.fromtimestamp(time_ns / 1e9).astimezone().isoformat(timespec="seconds")
+    return local_iso(time_ns)
 
 
 def time_bound(text: str, *, end_of_day: bool) -> int:
@@ -37,18 +37,18 @@ def time_bound(text: str, *, end_of_day: bool) -> int:
     if match is None:
         raise ReportArgumentError(f"not a date or time: {text!r} (use YYYY-MM-DD[THH:MM])")
     try:
-        day = dt.date.fromisoformat(parse_date(match.group(1)))
+        bound = day(parse_date(match.group(1)))
     except (DateError, ValueError) as error:
         raise ReportArgumentError(f"not a date: {text!r} ({error})") from None
     if match.group(2) is not None:
         hour, minute, second = int(match.group(2)), int(match.group(3)), int(match.group(4) or 0)
         if hour > 23 or minute > 59 or second > 59:
             raise ReportArgumentError(f"not a time: {text!r}")
-        moment = dt.datetime.combine(day, dt.time(hour, minute, second))
+        moment = dt.datetime.combine(bound, dt.time(hour, minute, second))
         if end_of_day:
             moment += dt.timedelta(seconds=0.999999)
     else:
-        moment = dt.datetime.combine(day, dt.time.max if end_of_day else dt.time.min)
+        moment = dt.datetime.combine(bound, dt.time.max if end_of_day else dt.time.min)
     # Nanoseconds fit SQLite's 64-bit integers only until 2262: later bounds mean "never".
     return max(0, min(int(moment.timestamp() * 1_000_000_000), _MAX_NS))
 

@@ -1,13 +1,19 @@
-"""The index: the loader that reads many files, BM25 postings (keyword), embeddings
-(vectors, semantic), and the saved index for warm starts (store, saved_index)."""
+"""The index: every index derived from the files, kept together (``state``), what a change
+means for it (``updates``: the planner), building it cold or warm (``build``), the loader
+that reads many files on many cores (``loader``), BM25 postings (``keyword``), the link
+graph (``link_graph``), embeddings (``vectors``, ``semantic``), and the saved index for
+warm starts (``store``, ``store_choice``)."""
 
+from .build import ProgressCallback, build_cold, build_warm, commit
 from .collector import collector_paused, freeze_after_builds
 from .keyword import KeywordIndex
 from .link_graph import Edge, LinkGraph
 from .loader import Reread, load_all, reread_one, start_pool_helpers, worker_setting_problem
 from .semantic import STATE_KEY, Semantic, SemanticStatus, SimilarMemory, try_load_model
+from .state import IndexState, Update
 from .store import IndexStore, Snapshot, StoreInvalid, code_fingerprint, now_ns
 from .store_choice import saved_index
+from .updates import Planner, Scope, dir_identity
 from .vectors import Embedder, EmbeddingCache, VectorIndex, load_model
 
 __all__ = [
@@ -15,18 +21,27 @@ __all__ = [
     "Edge",
     "Embedder",
     "EmbeddingCache",
+    "IndexState",
     "IndexStore",
     "KeywordIndex",
     "LinkGraph",
+    "Planner",
+    "ProgressCallback",
     "Reread",
+    "Scope",
     "Semantic",
     "SemanticStatus",
     "SimilarMemory",
     "Snapshot",
     "StoreInvalid",
+    "Update",
     "VectorIndex",
+    "build_cold",
+    "build_warm",
     "code_fingerprint",
     "collector_paused",
+    "commit",
+    "dir_identity",
     "freeze_after_builds",
     "load_all",
     "load_model",

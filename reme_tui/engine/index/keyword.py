@@ -193,9 +193,9 @@ class KeywordIndex:
         slots = self._path_slots.get(path)
         if slots:
             for s in list(slots):
-                key = self._slot_key[s]
-                assert key is not None
-                self._remove_slot(key)
+                slot_key = self._slot_key[s]
+                assert slot_key is not None
+                self._remove_slot(slot_key)
         self.add_many(docs)
 
     def compact(self) -> None:
@@ -207,7 +207,7 @@ class KeywordIndex:
         term_remap = np.full(len(self._terms), -1, dtype=_INT)
         term_remap[state.pop("_kept_terms")] = np.arange(len(state["terms"]), dtype=_INT)
         live = [self._slot_terms[s] for s in state.pop("_live_slots").tolist()]
-        sizes = [t.shape[0] for t in live]  # type: ignore[union-attr]
+        sizes = [t.shape[0] for t in live]
         flat = term_remap[np.concatenate(live)] if live else _EMPTY_INT
         self._load_csr(state, _split(flat, sizes))
 

@@ -116,7 +116,7 @@ class Semantic:
         self._thread: threading.Thread | None = None
         self._stopping = False  # set once by stop(): the embedding thread ends for good
         self._listeners: list[ProgressCallback] = []
-        self.on_complete: Callable[[], None] | None = None
+        self.on_complete: Callable[[], object] | None = None
         self.encoded_texts = 0  # texts sent to the model (tests and diagnostics)
 
     # -- model -------------------------------------------------------------------------

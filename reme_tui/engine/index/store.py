@@ -38,6 +38,7 @@ import msgspec
 import numpy as np
 import platformdirs
 
+from ..dates import iso_value
 from ..files import ensure_private_dir, read_regular, workspace_key
 from ..records import Memory
 
@@ -159,9 +160,8 @@ def _has_dates(value: Any) -> bool:
 
 def _decode_ext(code: int, data: memoryview) -> Any:
     if code in (_DATE_EXT, _DATETIME_EXT):
-        parse = dt.date.fromisoformat if code == _DATE_EXT else dt.datetime.fromisoformat
         try:
-            return parse(bytes(data).decode("ascii"))
+            return iso_value(bytes(data).decode("ascii"), with_time=code == _DATETIME_EXT)
         except (UnicodeDecodeError, ValueError):
             raise ValueError("saved index holds a malformed date") from None
     if code == _PAIRS_EXT:

@@ -230,7 +230,7 @@ def _download(model_id: str, cache_dir: Path | None) -> Path:
 @contextmanager
 def _quiet_progress() -> Iterator[None]:
     """Keep hub progress bars off the terminal (headless output is for machines)."""
-    from huggingface_hub.utils import (
+    from huggingface_hub.utils.tqdm import (
         are_progress_bars_disabled,
         disable_progress_bars,
         enable_progress_bars,
@@ -710,10 +710,10 @@ class EmbeddingCache:
         missing = np.flatnonzero(~found)
         if len(missing):
             todo: dict[str, str] = {}
-            for i in missing:
+            for i in missing.tolist():
                 todo.setdefault(keys[i], texts[i])
             self.put_many(list(todo), embedder.encode(list(todo.values())))
-            vectors[missing], _ = self.get_many([keys[i] for i in missing])
+            vectors[missing], _ = self.get_many([keys[i] for i in missing.tolist()])
         return vectors
 
     def export_state(self) -> dict[str, Any]:

@@ -362,7 +362,7 @@ class _TreeChunker:
 
         def line_of(i: int) -> int:
             if i < len(rows) and rows[i].line_number:
-                return rows[i].line_number + shift
+                return int(rows[i].line_number) + shift
             return node.start + 2 + i
 
         units = [(row, line_of(i), line_of(i)) for i, row in enumerate(data)]

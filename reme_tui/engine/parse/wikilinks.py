@@ -117,5 +117,3 @@ def _strings(value: Any, depth: int = 0) -> Iterator[str]:
     elif isinstance(value, dict):
         for item in value.values():
             yield from _strings(item, depth + 1)
-
-

@@ -7,7 +7,7 @@ The engine holds the indexes; this module reads them (under the engine's lock) a
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from ..codes import Code
@@ -193,6 +193,18 @@ class RemeChecks:
         found = self.link_diagnostics(path, checker)
         found.extend(entry.diagnostic() for entry in self.stale(path))
         found.extend(self.tag_lints(path, known)[0])
+        return found
+
+    def all_diagnostics(self, found_first: Iterable[Diagnostic]) -> list[Diagnostic]:
+        """Every problem of the workspace, per file in path order: ``found_first`` (what
+        the scan and the reads found), each memory's own, then the workspace checks."""
+        found = list(found_first)
+        checker = SourceChecker(self._root)
+        known = self.preferred_spellings()
+        for path in sorted(self._memories):
+            found.extend(self._memories[path].diagnostics)
+            found.extend(self.diagnostics(path, checker, known))
+        found.sort(key=lambda d: (d.path, d.line or 0))
         return found
 
     def forget(self, paths: set[str]) -> None:

@@ -11,12 +11,12 @@ rendered again from the note's current frontmatter exactly as ReMe would and com
 
 from __future__ import annotations
 
-import datetime as _dt
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..codes import Code
+from ..dates import calendar_day
 from ..parse import find_wikilinks
 from ..records import Diagnostic, Memory
 
@@ -47,10 +47,7 @@ def day_of_index(path: str, daily_dir: str) -> str | None:
     stem = path[len(prefix) : -3]
     if "/" in stem or len(stem) != 10:
         return None
-    try:
-        return _dt.date.fromisoformat(stem).isoformat()
-    except ValueError:
-        return None
+    return calendar_day(stem)
 
 
 def render_entry(path: str, metadata: Mapping[str, Any]) -> str:

@@ -233,7 +233,8 @@ def _read(path: Path) -> dict[str, Any]:
         return {}
     if not isinstance(loaded, dict):
         raise RemeConfigError(f"ReMe config {path} must be a mapping at the top level")
-    return _expand_env(loaded)
+    expanded: dict[str, Any] = _expand_env(loaded)
+    return expanded
 
 
 def _expand_env(value: Any) -> Any:

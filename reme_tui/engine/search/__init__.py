@@ -1,9 +1,12 @@
-"""The search pipeline: query and result types, filters (tags, dates, ReMe's path and
-metadata filters), the query grammar people type, fusion and the cut-off."""
+"""The search pipeline (``pipeline``: filters -> retrieval -> fusion -> cut-off -> hits ->
+link expansion), its types (``types``), the one ``Filters`` value (``filters``), ReMe's path
+and metadata filters (``reme_filters``), fusion and the cut-off (``fusion``), and the query
+grammar people type (``grammar``: ``tag:``, ``since:``...)."""
 
 from .filters import NO_FILTERS, Filters
 from .fusion import Ranked, apply_cutoff, candidate_count, fuse
 from .grammar import SearchState, parse_query
+from .pipeline import SearchPipeline
 from .reme_filters import MetaArgError, MetaTest, PathFilter, metadata_matches, parse_meta
 from .types import (
     DEFAULT_LIMIT,
@@ -32,6 +35,7 @@ __all__ = [
     "Ranked",
     "SearchError",
     "SearchHit",
+    "SearchPipeline",
     "SearchQuery",
     "SearchResponse",
     "SearchState",

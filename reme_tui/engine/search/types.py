@@ -13,7 +13,6 @@ DEFAULT_VECTOR_WEIGHT = 0.7
 MAX_LINKS_PER_DIRECTION = 10
 
 
-
 class SearchError(ValueError):
     """A search that cannot run (empty query, bad limit, tags that normalize to nothing)."""
 
@@ -139,5 +138,3 @@ class SearchResponse:
             "links": {path: n.to_json() for path, n in self.links.items()},
             "counts": dict(self.counts),
         }
-
-

@@ -87,7 +87,7 @@ def lint_tags(
             for code, message in found
         ]
         for code, message in found:
-            diagnostics.append(Diagnostic(path, line, Code(code), message))
+            diagnostics.append(Diagnostic(path, line, Code.of(code), message))
         changed = changed or replacement != [item]
         new.extend(replacement)
     if not changed:

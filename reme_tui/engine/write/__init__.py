@@ -1,6 +1,9 @@
-"""The one write door: tag edits and safe fixes, merges with their journal (undo, resume),
-and reverts to recorded versions; every write goes through files.fileio."""
+"""The one write door (``door``): tag edits and safe fixes (``tag_edits``, ``fixes``), merges
+with their journal, undo and resumption (``merge``, ``journal``), reverts to recorded
+versions (``revert``). Every write goes through files.fileio and comes back as a
+``WriteResult`` carrying its ``Delta``."""
 
+from .door import WriteDoor
 from .fixes import FixOutcome, PlannedFix, plan_fixes
 from .journal import Journal, JournalCorrupt
 from .merge import (
@@ -37,6 +40,7 @@ __all__ = [
     "RevertPlan",
     "RevertResult",
     "UndoResult",
+    "WriteDoor",
     "apply_fix",
     "apply_merge",
     "carry_out",

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..dates import stamp_now, stamp_seconds
 from ..files import CorruptFile, is_stale_temp, read_json_checked, workspace_data_dir, write_json
 
 JOURNAL_DIR = "journal"
@@ -59,7 +60,7 @@ class Journal:
         self.directory = workspace_data_dir(self.root, data_dir) / JOURNAL_DIR
 
     def new_id(self) -> str:
-        stamp = time.strftime("%Y%m%dT%H%M%S")
+        stamp = stamp_now()
         taken = {p.stem for p in self._files()}
         suffix = 0
         while f"{stamp}-{suffix:03d}" in taken:
@@ -126,7 +127,7 @@ class Journal:
         removed = 0
         for path in self._files():
             try:
-                written = time.mktime(time.strptime(path.stem[:15], "%Y%m%dT%H%M%S"))  # local
+                written = stamp_seconds(path.stem[:15])
             except ValueError:
                 continue  # not a name we gave: left alone
             if written >= cutoff:

@@ -31,9 +31,9 @@ import difflib
 import hashlib
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import yaml
 
@@ -41,7 +41,8 @@ from ..codes import Code
 from ..errors import EditError, UnsafeEditError
 from ..files import MEMORY_ROOTS, ConflictError, FileStamp, Roots, read_memory, rewrite_memory
 from ..parse import loaded_tag_items, read_tags, rewrite_tags, validate_tag
-from ..tags import DEFAULT_TAG_FIELD, normalize_tag
+from ..records import Memory, WriteResult
+from ..tags import normalize_tag
 from .journal import (
     APPLIED,
     NOTHING_WRITTEN,
@@ -51,10 +52,6 @@ from .journal import (
     Journal,
     JournalCorrupt,
 )
-
-if TYPE_CHECKING:
-    from ..engine import Engine
-    from ..records import Delta
 
 # Memories whose raw tag list may name a tag the index does not show for them.
 _HIDDEN_TAG_CODES = frozenset(
@@ -146,7 +143,34 @@ def _canonical_sources(tags: Iterable[str]) -> list[str]:
     return list(out)
 
 
-def _candidates(engine: Engine, wanted: Sequence[str]) -> list[str]:
+class MergeConfig(Protocol):
+    @property
+    def tag_field(self) -> str: ...
+
+    @property
+    def all_markdown(self) -> bool: ...
+
+    @property
+    def memory_roots(self) -> tuple[str, ...]: ...
+
+
+class Workspace(Protocol):
+    """What planning a merge reads of an opened workspace (the Engine is one)."""
+
+    @property
+    def root(self) -> Path: ...
+
+    @property
+    def config(self) -> MergeConfig: ...
+
+    def files_with_tag(self, tag: str) -> frozenset[str]: ...
+
+    def paths(self) -> list[str]: ...
+
+    def memory(self, path: str) -> Memory | None: ...
+
+
+def _candidates(engine: Workspace, wanted: Sequence[str]) -> list[str]:
     paths: set[str] = set()
     for tag in wanted:
         paths |= engine.files_with_tag(tag)
@@ -213,7 +237,7 @@ def _plan_file(
 
 
 def plan_merge(
-    engine: Engine, tags: Iterable[str], into: str, *, field: str | None = None
+    engine: Workspace, tags: Iterable[str], into: str, *, field: str | None = None
 ) -> MergePlan:
     """Every file that carries one of ``tags`` and how it would read with ``into`` instead.
 
@@ -228,7 +252,7 @@ def plan_merge(
     if not canonical:
         raise MergeError("no valid tags to merge" if given else "give at least one tag to merge")
     sources = [tag for tag in canonical if tag != into_canonical]
-    field_name = field or getattr(engine.config, "tag_field", DEFAULT_TAG_FIELD)
+    field_name = field or engine.config.tag_field
     changes: list[FileChange] = []
     skipped: list[tuple[str, str]] = []
     if sources:
@@ -255,16 +279,21 @@ def plan_merge(
     )
 
 
-def _roots(engine: Engine) -> Roots:
+def _roots(engine: Workspace) -> Roots:
     config = engine.config
     return None if config.all_markdown else tuple(config.memory_roots)
 
 
-def _effective_holders(engine: Engine, sources: Sequence[str]) -> set[str]:
+def _effective_holders(engine: Workspace, sources: Sequence[str]) -> set[str]:
     held: set[str] = set()
     for tag in sources:
         held |= engine.files_with_tag(tag)
     return held
+
+
+def _constant(text: str) -> Callable[[str], str]:
+    """A ``rewrite_memory`` computation that writes ``text`` whatever the file holds."""
+    return lambda _old: text
 
 
 def _reason(exc: BaseException) -> str:
@@ -276,18 +305,11 @@ def _reason(exc: BaseException) -> str:
 # --------------------------------------------------------------------------- apply
 
 
-@dataclass
-class MergeResult:
+@dataclass(slots=True, kw_only=True)
+class MergeResult(WriteResult):
     """What a merge (or its resumption) wrote, what it refused, and its journal entry id."""
 
-    written: list[str] = field(default_factory=list)
-    refused: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
     journal_id: str | None = None
-    delta: Delta | None = None
-
-    @property
-    def ok(self) -> bool:
-        return not self.refused
 
 
 def _sha(text: str) -> str:
@@ -339,7 +361,7 @@ def apply_merge(plan: MergePlan, *, data_dir: Path | None = None) -> MergeResult
             rewrite_memory(
                 plan.root,
                 change.path,
-                lambda _text, c=change: c.after_text,
+                _constant(change.after_text),
                 expected=change.stamp,
                 roots=plan.roots,
             )
@@ -402,11 +424,10 @@ def resume_merge(
 # --------------------------------------------------------------------------- undo
 
 
-@dataclass
-class UndoResult:
-    restored: list[str] = field(default_factory=list)
-    refused: list[tuple[str, str]] = field(default_factory=list)
-    delta: Delta | None = None
+@dataclass(slots=True, kw_only=True)
+class UndoResult(WriteResult):
+    """What undoing a merge restored (``written``) and refused, and the journal entry."""
+
     entry_id: str | None = None
 
 
@@ -434,7 +455,7 @@ def undo_merge(
             continue
         digest = _sha(text)
         if digest == item["before_sha256"]:
-            result.restored.append(rel)
+            result.written.append(rel)
             continue
         if digest != item["after_sha256"]:
             result.refused.append((rel, "file changed since the merge; not restored"))
@@ -447,7 +468,7 @@ def undo_merge(
         except (EditError, OSError) as exc:
             result.refused.append((rel, _reason(exc)))
         else:
-            result.restored.append(rel)
+            result.written.append(rel)
     entry = dict(entry)
     entry["state"] = UNDONE if not result.refused else PARTLY_UNDONE
     entry["undo_refused"] = [{"path": p, "reason": r} for p, r in result.refused]

@@ -23,6 +23,7 @@ from ..files import (
     replace_memory,
 )
 from ..history import ChangeEntry, ChangeHistory, content_key
+from ..records import WriteResult
 
 
 class RevertError(ValueError):
@@ -53,14 +54,9 @@ class RevertPlan:
         return [f"{words[s.action]:<22} {s.path}" for s in self.steps]
 
 
-@dataclass
-class RevertResult:
-    written: list[str] = field(default_factory=list)
-    refused: list[tuple[str, str]] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.refused
+@dataclass(slots=True, kw_only=True)
+class RevertResult(WriteResult):
+    """What a revert wrote and refused."""
 
 
 def _states(entry: ChangeEntry) -> dict[str, tuple[str | None, str | None]]:

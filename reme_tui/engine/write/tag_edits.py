@@ -6,9 +6,9 @@ path); ``Engine.edit_tags`` and ``Engine.apply_fix`` re-index the file afterward
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import UnsafeEditError
 from ..files import MEMORY_ROOTS, FileStamp, Roots, rewrite_memory
@@ -23,24 +23,24 @@ from ..parse import (
     read_tags,
     rewrite_tags,
 )
+from ..records import WriteResult
 from ..tags import DEFAULT_TAG_FIELD, judge_tag
 
-if TYPE_CHECKING:
-    from ..records import Delta
 
-
-@dataclass(frozen=True, slots=True)
-class EditResult:
-    """Outcome of a tag edit or safe fix; tag lists are raw items as ``read_tags`` gives them."""
+@dataclass(slots=True, kw_only=True)
+class EditResult(WriteResult):
+    """A tag edit or safe fix of one file; tag lists are raw items as ``read_tags`` gives
+    them. ``written`` is ``[path]`` when the file changed."""
 
     path: str
-    changed: bool
     old_tags: tuple[str, ...]
     new_tags: tuple[str, ...]
     old_stamp: FileStamp
     new_stamp: FileStamp
-    notes: tuple[str, ...] = ()  # things the user should know although the edit succeeded
-    delta: Delta | None = field(default=None, compare=False)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.written)
 
     @property
     def old_canonical(self) -> tuple[str, ...]:
@@ -70,7 +70,15 @@ def edit_tags(
     done = rewrite_memory(root, rel_path, compute, expected=expected, roots=roots)
     notes = (BOM_NOTE,) if done.old_text.startswith(BOM) else ()
     old, new = tuple(tags["old"]), tuple(tags["new"] if done.changed else tags["old"])
-    return EditResult(rel_path, done.changed, old, new, done.old_stamp, done.new_stamp, notes)
+    return EditResult(
+        written=[rel_path] if done.changed else [],
+        path=rel_path,
+        old_tags=old,
+        new_tags=new,
+        old_stamp=done.old_stamp,
+        new_stamp=done.new_stamp,
+        notes=notes,
+    )
 
 
 def _display(value: Any) -> str:
@@ -107,4 +115,11 @@ def apply_fix(
     )
     old = tuple(read_tags(done.old_text, field))
     new = tuple(read_tags(done.new_text, field)) if done.changed else old
-    return EditResult(rel, done.changed, old, new, done.old_stamp, done.new_stamp)
+    return EditResult(
+        written=[rel] if done.changed else [],
+        path=rel,
+        old_tags=old,
+        new_tags=new,
+        old_stamp=done.old_stamp,
+        new_stamp=done.new_stamp,
+    )

@@ -147,7 +147,7 @@ class DiagnosticsScreen(ModalScreen[str | None]):
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        code = Code(self.diagnostics[int(event.row_key.value or 0)].code)
+        code = Code.of(self.diagnostics[int(event.row_key.value or 0)].code)
         self.query_one("#diagnostics-explanation", Label).update(
             Text(f"{code}: {code.explanation}")
         )

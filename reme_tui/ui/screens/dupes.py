@@ -442,8 +442,8 @@ class DupesScreen(ShowsWorkerFailures, Screen[None]):
         into, result = message.into, message.result
         self.busy = False
         self.reme.publish(result.delta)
-        if result.restored:
-            self.notify(f"Undid the merge into {into}: {len(result.restored)} files restored")
+        if result.written:
+            self.notify(f"Undid the merge into {into}: {len(result.written)} files restored")
         for path, reason in result.refused:
             self.notify(f"{path}: {reason}", title="Not restored", severity="error", timeout=10)
         self.refresh_clusters()

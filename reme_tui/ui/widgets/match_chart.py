@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -10,6 +9,8 @@ from dataclasses import dataclass
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Label, Sparkline
+
+from reme_tui.engine import day
 
 MAX_BUCKETS = 120
 
@@ -19,7 +20,7 @@ def bucket_counts(dates: Iterable[str | None]) -> tuple[list[float], str, str, s
 
     Returns (counts, first_date, last_date, bucket_name); empty counts when nothing is dated.
     """
-    days = sorted(dt.date.fromisoformat(d) for d in dates if d)
+    days = sorted(day(d) for d in dates if d)
     if not days:
         return [], "", "", ""
     first, last = days[0], days[-1]

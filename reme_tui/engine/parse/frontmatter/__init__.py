@@ -5,7 +5,6 @@ No I/O here: text in, text out. ``files.fileio`` reads and writes the files,
 ``tags.checks`` says what the editor shows before a save.
 """
 
-from .locate import BOM
 from .ops import (
     BOM_NOTE,
     AddTag,
@@ -19,7 +18,7 @@ from .ops import (
     validate_tag,
 )
 from .quoting import quote_scalar
-from .split import loaded_tag_items, normalize_newlines, split_frontmatter
+from .split import BOM, loaded_tag_items, normalize_newlines, split_frontmatter
 
 __all__ = [
     "BOM",

@@ -190,8 +190,8 @@ class _MarkingLoader(yaml.SafeLoader):
         super().__init__(stream)
         self.anchor_marks: list[int] = []
 
-    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
-        event = self.peek_event()
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        event = self.peek_event()  # type: ignore[no-untyped-call]
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
             self.anchor_marks.append(event.start_mark.index)
         return super().compose_node(parent, index)
@@ -224,6 +224,7 @@ def _locate_entry(
     if isinstance(value, yaml.SequenceNode):
         entry = _sequence_entry(fm_text, key, value, loaded, field_name)
     else:
+        assert isinstance(value, yaml.ScalarNode)  # the only other kind of node
         entry = _scalar_entry(fm_text, key, value, loaded)
     entry.key_end = key.end_mark.index
     return entry
@@ -260,7 +261,7 @@ def _display(value: Any, node: yaml.ScalarNode) -> str:
         return value
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
-    return node.value
+    return str(node.value)
 
 
 def _eol_at(fm_text: str, offset: int) -> str:

@@ -96,7 +96,10 @@ def _replace_entry(fm: _Frontmatter, items: Sequence[NewItem], eol: str, field_n
     if entry.kind == "absent":
         new = _new_entry_text(fm, [str(item) for item in items], eol, field_name)
     elif entry.kind == "empty":
-        lines = "".join(_block_line(item, _with_layout(fm, entry)) for item in items)
+        layout = _with_layout(fm, entry)
+        lines = "".join(
+            _block_line(item if isinstance(item, str) else item.display, layout) for item in items
+        )
         new = entry.key_line + lines
     elif entry.kind == "block":
         new = _rewrite_block(text, entry, items)

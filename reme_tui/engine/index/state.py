@@ -1,0 +1,232 @@
+"""The index state: every index derived from the files, kept consistent with each other.
+
+One memory goes in (`index`) or out (`unindex`) of all of them at once: the memories and
+their chunks, BM25 postings, the tag index, the link graph, the date list, and the
+semantic vectors. Not locked itself: the Engine holds its lock around every change and
+every read that needs a consistent view. ``generation`` moves on every change, so caches
+built over the state (the search filters, the frontmatter keys) know when to drop.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..parse import tokenize
+from ..records import Chunk, Delta, Diagnostic, DocKey, Memory
+from ..tags import TagIndex
+from .keyword import KeywordIndex
+from .link_graph import LinkGraph
+from .loader import Reread
+from .semantic import STATE_KEY, Semantic
+from .store import Snapshot, StoreInvalid
+
+
+@dataclass(slots=True)
+class Update:
+    """What one change of the workspace will do, worked out (files read and parsed) before
+    the index is touched: the files read again, then the known paths to drop."""
+
+    rereads: dict[str, Reread | None] = field(default_factory=dict)
+    forget: list[str] = field(default_factory=list)
+
+
+class IndexState:
+    """Memories, chunks, keyword postings, tags, links, dates and vectors, together."""
+
+    def __init__(self, semantic: Semantic) -> None:
+        self.semantic = semantic
+        self.memories: dict[str, Memory] = {}
+        self.failures: dict[str, Diagnostic] = {}
+        self.scan_diagnostics: list[Diagnostic] = []
+        self.chunks: dict[DocKey, Chunk] = {}
+        self.keyword = KeywordIndex()
+        self.tags = TagIndex()
+        self.links = LinkGraph()
+        self.dated: list[tuple[str, str]] = []  # sorted (date, path)
+        self.undated: set[str] = set()
+        self.generation = 0
+        self.built = False  # a build has filled it (the app shows the screen before)
+        # A file whose stat moved but whose bytes did not: the saved index is behind.
+        self.stat_only_changes = False
+        self._frontmatter_keys: tuple[int, frozenset[str]] | None = None
+
+    def reset(self) -> None:
+        self.generation += 1
+        self.memories.clear()
+        self.chunks.clear()
+        self.keyword = KeywordIndex()
+        self.tags = TagIndex()
+        self.links = LinkGraph()
+        self.dated = []
+        self.undated = set()
+        self.semantic.reset()
+
+    # -- one memory in, one memory out ---------------------------------------
+
+    def index(
+        self,
+        memory: Memory,
+        *,
+        keyword: bool = True,
+        links: bool = True,
+        tokens: Sequence[list[str]] | None = None,
+    ) -> set[str]:
+        """Put ``memory`` into every index; returns the tags whose file counts moved."""
+        self.generation += 1
+        path = memory.path
+        self.memories[path] = memory
+        for chunk in memory.chunks:
+            self.chunks[(path, chunk.start_line)] = chunk
+        if keyword:
+            if tokens is None:
+                tokens = [tokenize(c.text) for c in memory.chunks]
+            self.keyword.replace_path(
+                path,
+                [((path, c.start_line), t) for c, t in zip(memory.chunks, tokens, strict=True)],
+            )
+        if links:
+            self.links.set_file(path, list(memory.links))
+        if memory.date is None:
+            self.undated.add(path)
+        else:
+            bisect.insort(self.dated, (memory.date, path))
+        self.semantic.add(memory)
+        return self.tags.set_file(path, memory.tags)
+
+    def unindex(self, path: str) -> set[str]:
+        """Take the memory at ``path`` out of every index; returns the tags that moved."""
+        self.generation += 1
+        memory = self.memories.pop(path)
+        for chunk in memory.chunks:
+            self.chunks.pop((path, chunk.start_line), None)
+        self.keyword.remove_path(path)
+        self.semantic.remove(path)
+        self.links.remove_file(path)
+        if memory.date is None:
+            self.undated.discard(path)
+        else:
+            index = bisect.bisect_left(self.dated, (memory.date, path))
+            if index < len(self.dated) and self.dated[index] == (memory.date, path):
+                del self.dated[index]
+        return self.tags.remove_file(path)
+
+    def put(self, reread: Reread, delta: Delta) -> None:
+        """One file read again, into the index."""
+        rel = reread.rel
+        if reread.memory is None:
+            assert reread.failure is not None
+            self.forget(rel, delta)
+            self.failures[rel] = reread.failure
+            return
+        self.failures.pop(rel, None)
+        if not reread.content_changed:
+            self.memories[rel] = reread.memory
+            self.stat_only_changes = True
+            return
+        old = self.memories.get(rel)
+        if old is not None:
+            delta.tags_moved |= self.unindex(rel)
+        delta.tags_moved |= self.index(reread.memory, tokens=reread.tokens)
+        (delta.changed if old is not None else delta.added).append(rel)
+
+    def forget(self, rel: str, delta: Delta) -> None:
+        self.failures.pop(rel, None)
+        if rel in self.memories:
+            delta.tags_moved |= self.unindex(rel)
+            delta.removed.append(rel)
+
+    def steps(self, update: Update) -> list[Reread | str]:
+        """An update as steps for `apply_step`: the files read again, then those to drop."""
+        steps: list[Reread | str] = [r for r in update.rereads.values() if r is not None]
+        steps += update.forget
+        return steps
+
+    def apply_step(self, step: Reread | str, delta: Delta) -> None:
+        if isinstance(step, str):
+            self.forget(step, delta)
+        else:
+            self.put(step, delta)
+
+    # -- whole states: a cold build's result, a saved index -------------------
+
+    def install(
+        self,
+        keyword: KeywordIndex,
+        memories: Sequence[Memory],
+        failures: dict[str, Diagnostic],
+        scan_diagnostics: list[Diagnostic],
+    ) -> None:
+        """Replace everything with a cold build's result (postings already counted)."""
+        self.reset()
+        self.keyword = keyword
+        self.scan_diagnostics = scan_diagnostics
+        self.failures = failures
+        for memory in memories:
+            self.index(memory, keyword=False)
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Load a saved index; StoreInvalid (nothing kept) when its parts do not fit
+        together: the file is hostile input even when its checksum matches."""
+        try:
+            self.semantic.restore_state(snapshot.extras.get(STATE_KEY))
+            self.reset()
+            self.keyword = KeywordIndex.from_state(snapshot.keyword_state)
+            memories = snapshot.memories
+            if len({m.path for m in memories}) != len(memories):
+                raise ValueError("a memory appears twice")
+            self.links.load((m.path, m.links) for m in memories)
+            for memory in memories:
+                self.index(memory, keyword=False, links=False)
+            # A chunk without tokens (only stopwords) has no keyword entry: subset, not equal.
+            if not set(self.keyword.keys()) <= self.chunks.keys():
+                raise ValueError("keyword index names chunks that do not exist")
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+            self.reset()
+            raise StoreInvalid(f"saved index is inconsistent ({exc})") from None
+
+    # -- reads ----------------------------------------------------------------
+
+    def paths_in_range(self, start: str | None, end: str | None, include_undated: bool) -> set[str]:
+        lo = bisect.bisect_left(self.dated, (start, "")) if start else 0
+        hi = bisect.bisect_right(self.dated, (end, "\uffff")) if end else len(self.dated)
+        paths = {path for _, path in self.dated[lo:hi]}
+        if include_undated:
+            paths |= self.undated
+        return paths
+
+    def frontmatter_keys(self) -> frozenset[str]:
+        """Every top-level frontmatter key in the workspace (cached until the next change)."""
+        cached = self._frontmatter_keys
+        if cached is None or cached[0] != self.generation:
+            keys: set[str] = set()
+            for memory in self.memories.values():
+                keys.update(memory.frontmatter)
+            cached = self._frontmatter_keys = (self.generation, frozenset(keys))
+        return cached[1]
+
+    def snapshot(self, config_key: str, saved_at_ns: int) -> Snapshot:
+        """Everything a warm start needs, as plain data (the caller holds the lock)."""
+        chunks = self.chunks
+        semantic = self.semantic.export_state(lambda: (c.text for c in chunks.values()))
+        return Snapshot(
+            config_key=config_key,
+            memories=list(self.memories.values()),
+            keyword_state=self.keyword.export_state(),
+            saved_at_ns=saved_at_ns,
+            extras={} if semantic is None else {STATE_KEY: semantic},
+        )
+
+    def fingerprint(self) -> dict[str, object]:
+        """Everything derived from files, in comparable form (equality with a rebuild)."""
+        return {
+            "memories": {p: m.content_hash for p, m in self.memories.items()},
+            "tags": self.tags.snapshot(),
+            "links": self.links.snapshot(),
+            "chunks": sorted(self.chunks),
+            "keyword_docs": sorted(self.keyword.keys()),
+            "dated": list(self.dated),
+            "undated": sorted(self.undated),
+            "failures": sorted(self.failures),
+        }
