@@ -24,6 +24,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/lint-imports
 
 # Chunking and conformance under each mistletoe release pyproject.toml allows (each one

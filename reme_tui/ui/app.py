@@ -63,6 +63,10 @@ SAVE_DELAY = 2.0  # seconds after the last change before the index is saved
 _LINE_EDITORS = {"vi", "vim", "nvim", "nano", "emacs", "micro", "hx", "kak", "helix", "joe"}
 
 
+def _post_progress(screen: MainScreen, done: int, total: int) -> None:
+    screen.post_message(IndexProgress(done, total))
+
+
 class RemeApp(ShowsWorkerFailures, App[None]):
     """A terminal browser for one ReMe memory workspace."""
 
@@ -202,7 +206,7 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         notices: list[str] = []  # a saved index rebuilt or not saved: told, not fatal
         try:
             outcome = self.engine.build(
-                progress=lambda done, total: screen.post_message(IndexProgress(done, total)),
+                progress=partial(_post_progress, screen),
                 cancel=self.build_cancel,
                 notice=notices.append,
                 save=False,
@@ -537,10 +541,12 @@ def make_app(
     options = options or AppOptions()
     settings = with_overrides(config or load_settings(), options)
     if engine is None:
-        config = EngineConfig(tag_field=settings.index.tag_field, all_markdown=options.all_markdown)
+        engine_config = EngineConfig(
+            tag_field=settings.index.tag_field, all_markdown=options.all_markdown
+        )
         if options.layout is not None:
-            config = replace(config, layout=options.layout)
-        engine = Engine.create(workspace, config)
+            engine_config = replace(engine_config, layout=options.layout)
+        engine = Engine.create(workspace, engine_config)
         engine.chosen_because = options.chosen_because
         engine.attach_store(
             saved_index(

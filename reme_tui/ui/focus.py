@@ -33,7 +33,7 @@ class FollowsFocus:
             if focused is not None and self not in focused.ancestors_with_self:
                 focused._forward_event(events.Key(event.key, event.character))
                 return
-        await super().on_event(event)
+        await super().on_event(event)  # type: ignore[misc]  # a Widget follows in the MRO
 
 
 class KeepsKeyOrder:

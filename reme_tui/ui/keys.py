@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from textual.app import App
 from textual.binding import Binding
@@ -58,7 +59,7 @@ def known_binding_ids() -> set[str]:
     return {b.id for _, bindings in key_sections() for b in bindings if b.id}
 
 
-def display_keys(app: App[object], binding: Binding, keymap: Mapping[str, str]) -> str:
+def display_keys(app: App[Any], binding: Binding, keymap: Mapping[str, str]) -> str:
     """The binding's keys as the keymap sets them, spelled for people ("[" not
     "left_square_bracket")."""
     keys = keymap.get(binding.id or "", binding.key)
@@ -67,7 +68,7 @@ def display_keys(app: App[object], binding: Binding, keymap: Mapping[str, str]) 
     return ", ".join(dict.fromkeys(key for key in spelled if key))
 
 
-def key_table(app: App[object], keymap: Mapping[str, str]) -> list[tuple[str, list[KeyRow]]]:
+def key_table(app: App[Any], keymap: Mapping[str, str]) -> list[tuple[str, list[KeyRow]]]:
     return [
         (
             title,

@@ -142,9 +142,6 @@ class DiagnosticsScreen(ModalScreen[str | None]):
     def action_cursor_up(self) -> None:
         self.query_one(DataTable).action_cursor_up()
 
-    def action_dismiss(self) -> None:
-        self.dismiss(None)
-
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         code = Code.of(self.diagnostics[int(event.row_key.value or 0)].code)

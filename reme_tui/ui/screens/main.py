@@ -19,6 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Input
 
 from reme_tui.engine.parse import ReadFailure
@@ -62,6 +63,7 @@ from reme_tui.ui.wikilinks import find_heading, section_lines
 from reme_tui.ui.worker_failures import ShowsWorkerFailures
 
 if TYPE_CHECKING:
+    from reme_tui.engine import Delta
     from reme_tui.ui.app import RemeApp
 
 NARROW_WIDTH = 110
@@ -206,23 +208,29 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
         self.refresh_meta()
         self.run_search(immediate=True)
         preview = self.query_one(Preview)
-        if preview.path in delta.removed and len(delta.removed) == len(delta.added) == 1:
-            old, new = preview.path, delta.added[0]  # a rename (or a move): follow it
+        if preview.path is not None:
+            await self._follow_shown(preview, preview.path, delta)
+        self.notify(describe_delta(delta), title="Workspace changed", timeout=3)
+
+    async def _follow_shown(self, preview: Preview, shown: str, delta: Delta) -> None:
+        """Keep the preview on the memory it shows: follow a rename, say a deletion,
+        reload an edit, refresh the neighbours otherwise."""
+        if shown in delta.removed and len(delta.removed) == len(delta.added) == 1:
+            old, new = shown, delta.added[0]  # a rename (or a move): follow it
             self.query_one(ResultsPane).renamed[old] = new
             self.history.forget(old)
             self.notify(f"{old} → {new}", title="Renamed", timeout=3)
             self.load_preview(new, None, None, keep_scroll=True)
-        elif preview.path in delta.removed:
-            self.history.forget(preview.path)
-            self.notify(f"{preview.path} was deleted", severity="warning")
+        elif shown in delta.removed:
+            self.history.forget(shown)
+            self.notify(f"{shown} was deleted", severity="warning")
             self.preview_serial += 1
-            await preview.show_deleted(preview.path)
+            await preview.show_deleted(shown)
             self.query_one(NeighboursList).set_neighbours(None)
-        elif preview.path in delta.changed or preview.path in delta.added:
-            self.load_preview(preview.path, None, None, keep_scroll=True)
-        elif preview.path is not None:
-            self.refresh_neighbours(preview.path)
-        self.notify(describe_delta(delta), title="Workspace changed", timeout=3)
+        elif shown in delta.changed or shown in delta.added:
+            self.load_preview(shown, None, None, keep_scroll=True)
+        else:
+            self.refresh_neighbours(shown)
 
     def refresh_meta(self) -> None:
         """Recount tags, memories and diagnostics in a worker (the sort order read here)."""
@@ -341,7 +349,7 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
         if not state.text.strip():
             memories = engine.browse(state.filters, limit=sys.maxsize)
             rows = [ResultRow.from_memory(m) for m in memories[: limits.browse_limit * pages]]
-            chart = Chart.of([m.date for m in memories])
+            chart: Chart | None = Chart.of([m.date for m in memories])
             return Computed(rows, [], "browse", None, [], False, len(memories), chart)
         query = SearchQuery(
             text=state.text,
@@ -685,7 +693,7 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
         self.set_class(not hide, "-show-sidebar")
 
     def action_focus_pane(self, pane: str) -> None:
-        widgets = {
+        widgets: dict[str, type[Widget]] = {
             "search": QueryInput,
             "tags": TagList,
             "results": ResultList,

@@ -77,9 +77,6 @@ class TranscriptScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.query_one("#transcript-scroll", VerticalScroll).focus()
 
-    def action_dismiss(self) -> None:
-        self.dismiss(None)
-
     def action_scroll_down(self) -> None:
         self.query_one("#transcript-scroll", VerticalScroll).scroll_down()
 

@@ -450,7 +450,7 @@ class TagEditor(Vertical):
     @property
     def has_focus_within(self) -> bool:
         focused = self.screen.focused
-        return focused is not None and focused in self.query(EditChip)
+        return isinstance(focused, EditChip) and focused in self.query(EditChip).nodes
 
     # -- editing -------------------------------------------------------------------
 
