@@ -28,43 +28,32 @@ checked against its content hash, and nothing is unpickled.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sqlite3
 import stat
 import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
-import zstandard
-
 from ..files import workspace_data_dir
-from ..tags import normalize_tag
+from .blobs import read_blob, store_blob
+from .classify import Pending, classify, link_note, move_label
 from .entries import (
-    KINDS,
     ChangeEntry,
     ChangeFilter,
     HistoryError,
     HistoryStats,
     Observed,
     RecordResult,
-    _lines,
     content_key,
-    line_counts,
 )
+from .rows import ENTRY_SELECT, entry_from_row, int_or_zero, tags_json, where_clause
 
 HISTORY_FILE = "history.sqlite3"
 SCHEMA_VERSION = 1
 DEFAULT_RETENTION_DAYS = 90
-# A blob larger than the engine's file limit was not written by us.
-MAX_BLOB_BYTES = 20 * 1024 * 1024 + 1
-# A delta is kept only when clearly smaller than compressing the version alone.
-_DELTA_RATIO = 0.6
-_ZSTD_LEVEL = 3
-# Move detection by content with rewritten links compares at most this many pairs.
-_MAX_MOVE_PAIRS = 400
 
 
 _SCHEMA = """
@@ -90,29 +79,6 @@ CREATE TABLE IF NOT EXISTS current(
 
 def _now_ns() -> int:
     return time.time_ns()
-
-
-def _tags_json(tags: Sequence[str]) -> str:
-    return json.dumps(list(tags), ensure_ascii=False)
-
-
-def _tags_from(value: object) -> tuple[str, ...]:
-    """Tags read back from the database: a JSON list of strings, else nothing."""
-    if value == "[]" or not isinstance(value, str) or len(value) > 10_000:
-        return ()
-    with contextlib.suppress(ValueError):
-        loaded = json.loads(value)
-        if isinstance(loaded, list) and all(isinstance(t, str) for t in loaded):
-            return tuple(loaded[:64])
-    return ()
-
-
-def _str_or_none(value: object) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _int(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _secure_dir(directory: Path) -> None:
@@ -249,77 +215,11 @@ class ChangeHistory:
         value = self._meta("last_review_ns")
         return int(value) if value and value.isdigit() else None
 
-    # -- blobs ---------------------------------------------------------------
-
-    def _store_blob(
-        self, conn: sqlite3.Connection, data: bytes, key: str, prev: str | None
-    ) -> None:
-        if conn.execute("SELECT 1 FROM blobs WHERE hash=?", (key,)).fetchone():
-            return
-        plain = zstandard.ZstdCompressor(level=_ZSTD_LEVEL).compress(data)
-        base, packed = None, plain
-        keyframe = self._keyframe_of(conn, prev) if prev else None
-        if keyframe is not None:
-            base_key, base_data = keyframe
-            dictionary = zstandard.ZstdCompressionDict(
-                base_data, dict_type=zstandard.DICT_TYPE_RAWCONTENT
-            )
-            delta = zstandard.ZstdCompressor(level=_ZSTD_LEVEL, dict_data=dictionary).compress(data)
-            if len(delta) < len(plain) * _DELTA_RATIO:
-                base, packed = base_key, delta
-        conn.execute(
-            "INSERT INTO blobs(hash, base, raw_size, data) VALUES(?, ?, ?, ?)",
-            (key, base, len(data), packed),
-        )
-
-    def _keyframe_of(self, conn: sqlite3.Connection, key: str) -> tuple[str, bytes] | None:
-        row = conn.execute("SELECT base FROM blobs WHERE hash=?", (key,)).fetchone()
-        if row is None:
-            return None
-        base_key = row[0] if isinstance(row[0], str) else key
-        try:
-            return base_key, self._read_blob(conn, base_key)
-        except HistoryError:
-            return None
-
-    def _read_blob(self, conn: sqlite3.Connection, key: str, depth: int = 0) -> bytes:
-        row = conn.execute(
-            "SELECT base, raw_size, length(data) FROM blobs WHERE hash=?", (key,)
-        ).fetchone()
-        if row is None:
-            raise HistoryError(f"version {key[:12]} is not in the history")
-        base, raw_size, packed_size = row
-        if not isinstance(raw_size, int) or not 0 <= raw_size <= MAX_BLOB_BYTES:
-            raise HistoryError(f"version {key[:12]} declares an impossible size")
-        if not isinstance(packed_size, int) or packed_size > MAX_BLOB_BYTES + 1024:
-            raise HistoryError(f"version {key[:12]} is oversized")
-        (packed,) = conn.execute("SELECT data FROM blobs WHERE hash=?", (key,)).fetchone()
-        if not isinstance(packed, bytes):
-            raise HistoryError(f"version {key[:12]} is not a blob")
-        try:
-            if base is None:
-                data = zstandard.ZstdDecompressor().decompress(packed, max_output_size=raw_size)
-            else:
-                if depth or not isinstance(base, str) or base == key:
-                    raise HistoryError(f"version {key[:12]} has a bad base")
-                dictionary = zstandard.ZstdCompressionDict(
-                    self._read_blob(conn, base, depth + 1),
-                    dict_type=zstandard.DICT_TYPE_RAWCONTENT,
-                )
-                data = zstandard.ZstdDecompressor(dict_data=dictionary).decompress(
-                    packed, max_output_size=raw_size
-                )
-        except zstandard.ZstdError as error:
-            raise HistoryError(f"version {key[:12]} cannot be decompressed: {error}") from None
-        if len(data) != raw_size or content_key(data) != key:
-            raise HistoryError(f"version {key[:12]} does not match its hash")
-        return data
-
     def blob(self, key: str) -> bytes:
         """The content of one recorded version (HistoryError when missing or damaged)."""
         with self._lock:
             try:
-                return self._read_blob(self._conn, key)
+                return read_blob(self._conn, key)
             except sqlite3.DatabaseError as error:
                 raise HistoryError(f"change history: {error}") from None
 
@@ -338,10 +238,10 @@ class ChangeHistory:
                 if item.data is None:
                     continue
                 key = content_key(item.data)
-                self._store_blob(conn, item.data, key, None)
+                store_blob(conn, item.data, key, None)
                 conn.execute(
                     "INSERT OR REPLACE INTO current(path, hash, name, tags) VALUES(?, ?, ?, ?)",
-                    (item.path, key, item.name, _tags_json(item.tags)),
+                    (item.path, key, item.name, tags_json(item.tags)),
                 )
                 count += 1
             conn.execute(
@@ -367,12 +267,12 @@ class ChangeHistory:
         """
         when = time_ns if time_ns is not None else _now_ns()
         with self._transaction() as conn:
-            pending = self._classify(conn, observed)
+            pending = classify(conn, observed)
             if not pending:
                 return RecordResult()
             moves = [(p.old_path, p.path) for p in pending if p.kind == "moved" and p.old_path]
             if moves and not label:
-                label = _move_label(moves, pending)
+                label = move_label(moves, pending)
             cursor = conn.execute(
                 "INSERT INTO groups(time_ns, source, label, undo) VALUES(?, ?, ?, ?)",
                 (when, source, label, undo),
@@ -386,130 +286,17 @@ class ChangeHistory:
                 self._advance_current(conn, change)
             return result
 
-    def _classify(self, conn: sqlite3.Connection, observed: Sequence[Observed]) -> list[_Pending]:
-        last: dict[str, tuple[str, str | None, tuple[str, ...]]] = {}
-        for item in dict((o.path, o) for o in observed).values():
-            row = conn.execute(
-                "SELECT hash, name, tags FROM current WHERE path=?", (item.path,)
-            ).fetchone()
-            if row is not None and isinstance(row[0], str):
-                last[item.path] = (row[0], _str_or_none(row[1]), _tags_from(row[2]))
-        unique = list(dict((o.path, o) for o in observed).values())
-        pending: list[_Pending] = []
-        gone: dict[str, _Pending] = {}
-        new: list[_Pending] = []
-        for item in unique:
-            before = last.get(item.path)
-            if item.data is None:
-                if before is None:
-                    continue
-                change = _Pending(
-                    "deleted",
-                    item.path,
-                    None,
-                    before[0],
-                    None,
-                    None,
-                    before[1],
-                    before[2],
-                    (),
-                    None,
-                )
-                gone[item.path] = change
-                pending.append(change)
-                continue
-            key = content_key(item.data)
-            if before is not None and before[0] == key:
-                continue
-            kind = "modified" if before is not None else "created"
-            change = _Pending(
-                kind,
-                item.path,
-                None,
-                before[0] if before else None,
-                key,
-                item.data,
-                item.name,
-                before[2] if before else (),
-                item.tags,
-                None,
-            )
-            pending.append(change)
-            if kind == "created":
-                new.append(change)
-        if gone and new:
-            self._pair_moves(conn, gone, new, pending)
-        for change in pending:
-            if change.kind != "deleted":
-                old_data = self._old_data(conn, change)
-                change.old_data = old_data
-                change.counts = line_counts(old_data, change.data)
-            else:
-                change.counts = (0, len(_lines(self._old_data(conn, change))))
-        return pending
-
-    def _pair_moves(
-        self,
-        conn: sqlite3.Connection,
-        gone: dict[str, _Pending],
-        new: list[_Pending],
-        pending: list[_Pending],
-    ) -> None:
-        by_hash: dict[str, str] = {}
-        for path, change in gone.items():
-            if change.old_hash:
-                by_hash.setdefault(change.old_hash, path)
-        unmatched: list[_Pending] = []
-        for change in new:
-            source = by_hash.pop(change.new_hash or "", None)
-            if source is not None and source in gone:
-                self._make_move(change, gone.pop(source), pending)
-            else:
-                unmatched.append(change)
-        pairs = 0
-        for change in unmatched:
-            for source, removal in list(gone.items()):
-                pairs += 1
-                if pairs > _MAX_MOVE_PAIRS:
-                    return
-                old = self._blob_or_none(conn, removal.old_hash)
-                if old is None or change.data is None:
-                    continue
-                rewritten = old.replace(f"[[{source}".encode(), f"[[{change.path}".encode())
-                if rewritten == change.data:
-                    self._make_move(change, gone.pop(source), pending)
-                    break
-
-    @staticmethod
-    def _make_move(change: _Pending, removal: _Pending, pending: list[_Pending]) -> None:
-        change.kind = "moved"
-        change.old_path = removal.path
-        change.old_hash = removal.old_hash
-        change.tags_before = removal.tags_before
-        pending.remove(removal)
-
-    def _blob_or_none(self, conn: sqlite3.Connection, key: str | None) -> bytes | None:
-        if not key:
-            return None
-        try:
-            return self._read_blob(conn, key)
-        except HistoryError:
-            return None
-
-    def _old_data(self, conn: sqlite3.Connection, change: _Pending) -> bytes | None:
-        return self._blob_or_none(conn, change.old_hash)
-
     def _write_entry(
         self,
         conn: sqlite3.Connection,
         group: int,
         when: int,
-        change: _Pending,
+        change: Pending,
         moves: list[tuple[str, str]],
     ) -> ChangeEntry:
         if change.data is not None and change.new_hash:
-            self._store_blob(conn, change.data, change.new_hash, change.old_hash)
-        note = _link_note(change, moves)
+            store_blob(conn, change.data, change.new_hash, change.old_hash)
+        note = link_note(change, moves)
         added, removed = change.counts
         # The columns stored as they are, in ChangeEntry's order (tags go in as JSON).
         plain = (
@@ -528,8 +315,8 @@ class ChangeHistory:
             "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 *plain,
-                _tags_json(change.tags_before),
-                _tags_json(change.tags_after),
+                tags_json(change.tags_before),
+                tags_json(change.tags_after),
                 added,
                 removed,
                 note,
@@ -550,7 +337,7 @@ class ChangeHistory:
         )
 
     @staticmethod
-    def _advance_current(conn: sqlite3.Connection, change: _Pending) -> None:
+    def _advance_current(conn: sqlite3.Connection, change: Pending) -> None:
         if change.kind == "moved" and change.old_path:
             conn.execute("DELETE FROM current WHERE path=?", (change.old_path,))
         if change.kind == "deleted":
@@ -558,7 +345,7 @@ class ChangeHistory:
             return
         conn.execute(
             "INSERT OR REPLACE INTO current(path, hash, name, tags) VALUES(?, ?, ?, ?)",
-            (change.path, change.new_hash, change.name, _tags_json(change.tags_after)),
+            (change.path, change.new_hash, change.name, tags_json(change.tags_after)),
         )
 
     # -- reading the timeline ------------------------------------------------
@@ -578,13 +365,8 @@ class ChangeHistory:
         ``where`` narrows them as the Changes view's filters do; ``before`` (time, id of
         the last entry of a previous page) continues a paged read.
         """
-        sql = (
-            "SELECT e.id, e.group_id, e.time_ns, e.kind, e.path, e.old_path, e.old_hash,"
-            " e.new_hash, e.name, e.tags_before, e.tags_after, e.added, e.removed, e.note,"
-            " e.reviewed, g.source, g.label, g.undo"
-            " FROM entries e LEFT JOIN groups g ON g.id = e.group_id WHERE "
-        )
-        clause, params = _where(since_ns, until_ns, unreviewed, where)
+        sql = f"{ENTRY_SELECT} WHERE "
+        clause, params = where_clause(since_ns, until_ns, unreviewed, where)
         sql += clause
         if before is not None:
             sql += " AND (e.time_ns < ? OR (e.time_ns = ? AND e.id < ?))"
@@ -595,16 +377,16 @@ class ChangeHistory:
             params.append(limit)
         out: list[ChangeEntry] = []
         for row in self._query(sql, params):
-            entry = _entry_from_row(row)
+            entry = entry_from_row(row)
             if entry is not None and (where is None or where.matches(entry)):
                 out.append(entry)
         return out
 
     def count(self, where: ChangeFilter | None = None) -> int:
         """How many entries pass ``where`` (by the SQL part of the filter)."""
-        clause, params = _where(None, None, False, where)
+        clause, params = where_clause(None, None, False, where)
         rows = self._query(f"SELECT count(*) FROM entries e WHERE {clause}", params)
-        return _int(rows[0][0]) if rows else 0
+        return int_or_zero(rows[0][0]) if rows else 0
 
     def entry(self, entry_id: int) -> ChangeEntry | None:
         found = [e for e in self.entries_by_ids([entry_id])]
@@ -617,14 +399,10 @@ class ChangeHistory:
             chunk = wanted[start : start + 500]
             marks = ",".join("?" * len(chunk))
             rows = self._query(
-                "SELECT e.id, e.group_id, e.time_ns, e.kind, e.path, e.old_path, e.old_hash,"
-                " e.new_hash, e.name, e.tags_before, e.tags_after, e.added, e.removed, e.note,"
-                " e.reviewed, g.source, g.label, g.undo"
-                f" FROM entries e LEFT JOIN groups g ON g.id = e.group_id WHERE e.id IN ({marks})"
-                " ORDER BY e.time_ns DESC, e.id DESC",
+                f"{ENTRY_SELECT} WHERE e.id IN ({marks}) ORDER BY e.time_ns DESC, e.id DESC",
                 chunk,
             )
-            out.extend(e for row in rows if (e := _entry_from_row(row)) is not None)
+            out.extend(e for row in rows if (e := entry_from_row(row)) is not None)
         return out
 
     def versions(self, path: str) -> list[ChangeEntry]:
@@ -634,7 +412,7 @@ class ChangeHistory:
 
     def unreviewed_count(self) -> int:
         rows = self._query("SELECT count(*) FROM entries WHERE reviewed=0")
-        return _int(rows[0][0]) if rows else 0
+        return int_or_zero(rows[0][0]) if rows else 0
 
     # -- review --------------------------------------------------------------
 
@@ -700,7 +478,12 @@ class ChangeHistory:
     def stats(self) -> HistoryStats:
         entries = self._query("SELECT count(*), sum(reviewed=0) FROM entries")[0]
         blobs = self._query("SELECT count(*) FROM blobs")[0]
-        return HistoryStats(_int(entries[0]), _int(entries[1]), _int(blobs[0]), self.size_bytes())
+        return HistoryStats(
+            int_or_zero(entries[0]),
+            int_or_zero(entries[1]),
+            int_or_zero(blobs[0]),
+            self.size_bytes(),
+        )
 
     def size_bytes(self) -> int:
         total = 0
@@ -708,125 +491,3 @@ class ChangeHistory:
             with contextlib.suppress(OSError):
                 total += os.stat(f"{self.path}{suffix}").st_size
         return total
-
-
-@dataclass
-class _Pending:
-    kind: str
-    path: str
-    old_path: str | None
-    old_hash: str | None
-    new_hash: str | None
-    data: bytes | None
-    name: str | None
-    tags_before: tuple[str, ...]
-    tags_after: tuple[str, ...]
-    old_data: bytes | None
-    counts: tuple[int, int] = (0, 0)
-
-
-def _where(
-    since_ns: int | None, until_ns: int | None, unreviewed: bool, where: ChangeFilter | None
-) -> tuple[str, list[object]]:
-    """The SQL condition (on ``entries e``) for these bounds and filters, and its values."""
-    parts = ["1=1"]
-    params: list[object] = []
-    if since_ns is not None:
-        parts.append("e.time_ns >= ?")
-        params.append(since_ns)
-    if until_ns is not None:
-        parts.append("e.time_ns <= ?")
-        params.append(until_ns)
-    if unreviewed or (where is not None and where.unreviewed):
-        parts.append("e.reviewed = 0")
-    if where is not None:
-        if where.kinds:
-            parts.append(f"e.kind IN ({','.join('?' * len(where.kinds))})")
-            params.extend(sorted(where.kinds))
-        if where.path_prefix:
-            parts.append("(substr(e.path, 1, ?) = ? OR substr(coalesce(e.old_path, ''), 1, ?) = ?)")
-            size = len(where.path_prefix)
-            params += [size, where.path_prefix, size, where.path_prefix]
-        if where.tag:
-            # The tag as it appears inside the stored JSON lists; matches() confirms.
-            needle = json.dumps(
-                normalize_tag(where.tag) or where.tag.casefold(), ensure_ascii=False
-            )
-            parts.append("(instr(e.tags_before, ?) > 0 OR instr(e.tags_after, ?) > 0)")
-            params += [needle, needle]
-    return " AND ".join(parts), params
-
-
-def _link_note(change: _Pending, moves: list[tuple[str, str]]) -> str:
-    """'links: [[a]] → [[b]]' when this file's text had links rewritten to a moved path."""
-    if change.old_data is None or change.data is None:
-        return ""
-    rewritten = [
-        (src, dst)
-        for src, dst in moves
-        if f"[[{src}".encode() in change.old_data
-        and f"[[{dst}".encode() in change.data
-        and f"[[{src}".encode() not in change.data
-    ]
-    return "; ".join(f"links: [[{src}]] → [[{dst}]]" for src, dst in rewritten)
-
-
-def _move_label(moves: list[tuple[str, str]], pending: list[_Pending]) -> str:
-    others = sum(1 for p in pending if p.kind == "modified")
-    src, dst = moves[0]
-    label = f"move {src} → {dst}" if len(moves) == 1 else f"{len(moves)} moves"
-    return label + (f" ({others} other file{'s' if others != 1 else ''} changed)" if others else "")
-
-
-def _entry_from_row(row: tuple[object, ...]) -> ChangeEntry | None:
-    (
-        eid,
-        group,
-        when,
-        kind,
-        path,
-        old_path,
-        old_hash,
-        new_hash,
-        name,
-        before,
-        after,
-        added,
-        removed,
-        note,
-        reviewed,
-        source,
-        label,
-        undo,
-    ) = row
-    if not isinstance(eid, int) or not isinstance(path, str) or kind not in KINDS:
-        return None
-    return ChangeEntry(
-        id=eid,
-        group=_int(group),
-        time_ns=_int(when),
-        kind=str(kind),
-        path=path,
-        old_path=_str_or_none(old_path),
-        old_hash=_str_or_none(old_hash),
-        new_hash=_str_or_none(new_hash),
-        name=_str_or_none(name),
-        tags_before=_tags_from(before),
-        tags_after=_tags_from(after),
-        added=_int(added),
-        removed=_int(removed),
-        note=note if isinstance(note, str) else "",
-        reviewed=bool(reviewed),
-        source=source if isinstance(source, str) else "",
-        label=label if isinstance(label, str) else "",
-        undo=_str_or_none(undo),
-    )
-
-
-# --------------------------------------------------------------------------- bursts
-
-
-# --------------------------------------------------------------------------- churn
-
-
-# --------------------------------------------------------------------------- filters

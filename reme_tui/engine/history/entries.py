@@ -110,12 +110,12 @@ def line_counts(old: bytes | None, new: bytes | None) -> tuple[int, int]:
     """(added, removed) lines from old to new, as multisets of lines: O(n) on the live
     path, where a real diff can be quadratic; a line moved elsewhere counts as unchanged
     (the diff view shows the move)."""
-    old_lines = Counter(_lines(old))
-    new_lines = Counter(_lines(new))
+    old_lines = Counter(text_lines(old))
+    new_lines = Counter(text_lines(new))
     return sum((new_lines - old_lines).values()), sum((old_lines - new_lines).values())
 
 
-def _lines(data: bytes | None) -> list[str]:
+def text_lines(data: bytes | None) -> list[str]:
     if not data:
         return []
     return data.decode("utf-8", errors="replace").splitlines()
