@@ -18,8 +18,6 @@ from reme_tui.engine.tags.dupes import (
     DupeThresholds,
     TagEvidence,
     TagStats,
-    _edit_candidates,
-    _prepare,
     find_links,
     find_tag_clusters,
     fingerprint_key,
@@ -28,6 +26,8 @@ from reme_tui.engine.tags.dupes import (
     ngram_fingerprint,
     separator_key,
 )
+from reme_tui.engine.tags.dupes.candidates import prepare
+from reme_tui.engine.tags.dupes.spelling import edit_candidates
 from reme_tui.engine.tags.normalize import normalize_tag
 
 
@@ -195,8 +195,8 @@ def test_edit_blocking_is_lossless_up_to_two_edits() -> None:
     rng = random.Random(3)
     alphabet = "abcde"
     words = {"".join(rng.choice(alphabet) for _ in range(rng.randint(5, 10))) for _ in range(400)}
-    tags = _prepare(stats_of(*sorted(words)))
-    found = _edit_candidates(tags, DupeThresholds(bucket_cap=10_000))
+    tags = prepare(stats_of(*sorted(words)))
+    found = edit_candidates(tags, DupeThresholds(bucket_cap=10_000))
     keys = sorted(t.key for t in tags)
     for i, a in enumerate(keys):
         for b in keys[i + 1 :]:
