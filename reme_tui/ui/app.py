@@ -18,7 +18,7 @@ from dataclasses import replace
 from functools import partial
 from importlib import resources
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, work
 from textual.app import App, SuspendNotSupported
@@ -39,8 +39,9 @@ from reme_tui.engine.files import PathOutsideWorkspace, awatch_batches
 from reme_tui.engine.history import ChangeHistory, HistoryError
 from reme_tui.engine.index import saved_index, start_pool_helpers
 from reme_tui.engine.write import Journal
-from reme_tui.ui.commands import Command, RemeCommands
-from reme_tui.ui.keys import KeyRow, display_keys, key_table, unknown_keymap_ids
+from reme_tui.ui.commands import RemeCommands
+from reme_tui.ui.host import Command, Host
+from reme_tui.ui.keys import KeyRow, KeySections, display_keys, key_table, unknown_keymap_ids
 from reme_tui.ui.messages import (
     HistoryCounted,
     IndexBuilt,
@@ -61,6 +62,40 @@ from reme_tui.ui.worker_failures import ShowsWorkerFailures
 SAVE_DELAY = 2.0  # seconds after the last change before the index is saved
 
 _LINE_EDITORS = {"vi", "vim", "nvim", "nano", "emacs", "micro", "hx", "kak", "helix", "joe"}
+
+
+def key_sections() -> KeySections:
+    """(where, bindings with an id) for every screen and widget that binds keys: the
+    one table the help screen, the palette and the keymap check read."""
+    from reme_tui.ui.screens.changes import ChangesScreen, RevertConfirmScreen
+    from reme_tui.ui.screens.dupes import DismissedPairsScreen, DupesScreen, MergeConfirmScreen
+    from reme_tui.ui.widgets.chips import Chip
+    from reme_tui.ui.widgets.neighbours import NeighboursList
+    from reme_tui.ui.widgets.preview import PreviewScroll
+    from reme_tui.ui.widgets.results import ResultList
+    from reme_tui.ui.widgets.tag_editor import EditChip, TagEditor
+    from reme_tui.ui.widgets.tag_sidebar import TagFilter, TagList
+
+    sections: list[tuple[str, list[object]]] = [
+        ("Everywhere", [*MainScreen.BINDINGS, *RemeApp.BINDINGS]),
+        ("Results list", list(ResultList.BINDINGS)),
+        ("Tag list", [*TagList.BINDINGS, *TagFilter.BINDINGS]),
+        ("Search chips", list(Chip.BINDINGS)),
+        ("Preview", list(PreviewScroll.BINDINGS)),
+        ("Links", list(NeighboursList.BINDINGS)),
+        ("Tag editor (t)", [*TagEditor.BINDINGS, *EditChip.BINDINGS]),
+        (
+            "Near-duplicate tags (d)",
+            [*DupesScreen.BINDINGS, *MergeConfirmScreen.BINDINGS, *DismissedPairsScreen.BINDINGS],
+        ),
+        ("Changes (c)", [*ChangesScreen.BINDINGS, *RevertConfirmScreen.BINDINGS]),
+        ("Diagnostics (!)", list(DiagnosticsScreen.BINDINGS)),
+        ("Help (?)", list(HelpScreen.BINDINGS)),
+    ]
+    return [
+        (title, [b for b in bindings if isinstance(b, Binding) and b.id])
+        for title, bindings in sections
+    ]
 
 
 def _post_progress(screen: MainScreen, done: int, total: int) -> None:
@@ -108,7 +143,7 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         for warning in settings.warnings:
             self.startup_notes.append((f"Config: {warning}", "warning"))
         self.requested_theme = options.theme or settings.theme
-        for binding_id in unknown_keymap_ids(settings.keymap):
+        for binding_id in unknown_keymap_ids(settings.keymap, key_sections()):
             self.startup_notes.append(
                 (
                     f"Config: [keymap] {binding_id!r} is not a key binding id (see ? for them)",
@@ -467,7 +502,7 @@ class RemeApp(ShowsWorkerFailures, App[None]):
 
     def key_table(self) -> list[tuple[str, list[KeyRow]]]:
         """Every binding by where it works, with its keys as remapped by the keymap."""
-        sections = key_table(self, self.settings.keymap)
+        sections = key_table(self, self.settings.keymap, key_sections())
         sections[0][1].append(KeyRow("ctrl+p", "Command palette", "command_palette"))
         return sections
 
@@ -579,3 +614,9 @@ def run_app(
     start_pool_helpers()  # while sys.stderr is still a real file (the app captures it)
     app.run()
     return app.return_code or 0
+
+
+if TYPE_CHECKING:
+
+    def _satisfies_host(app: RemeApp) -> Host:
+        return app  # mypy checks here that the app offers what screens expect

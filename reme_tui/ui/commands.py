@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-if TYPE_CHECKING:
-    from reme_tui.ui.app import RemeApp
-
-Command = tuple[str, str, Callable[[], object]]
+from reme_tui.ui.host import Command, host_of
 
 
 class RemeCommands(Provider):
     """Lists the commands ``RemeApp.palette_commands`` returns (kept in one place)."""
 
     def _commands(self) -> list[Command]:
-        app: RemeApp = self.app  # type: ignore[assignment]
-        return app.palette_commands()
+        return host_of(self.app).palette_commands()
 
     async def discover(self) -> Hits:
         for title, help_text, callback in self._commands():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -35,11 +35,9 @@ from reme_tui.engine.history import (
 )
 from reme_tui.engine.write import RevertError, RevertPlan, plan_undo, plan_version
 from reme_tui.ui.focus import OrderedInput
+from reme_tui.ui.host import Host, host_of
 from reme_tui.ui.screens.dry_run import DryRunConfirmScreen, diff_line_style
 from reme_tui.ui.worker_failures import ShowsWorkerFailures
-
-if TYPE_CHECKING:
-    from reme_tui.ui.app import RemeApp
 
 _KIND_MARK = {"created": "+", "modified": "~", "deleted": "−", "moved": "→"}
 _KIND_STYLE = {"created": "green", "modified": "yellow", "deleted": "red", "moved": "cyan"}
@@ -272,8 +270,8 @@ class ChangesScreen(ShowsWorkerFailures, Screen[None]):
         self.loaded = False
 
     @property
-    def reme(self) -> RemeApp:
-        return self.app  # type: ignore[return-value]
+    def reme(self) -> Host:
+        return host_of(self.app)
 
     def compose(self) -> ComposeResult:
         yield Label("Changes — reading the history…", id="changes-title")

@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Label, Static
 
 from reme_tui.engine import Code, Diagnostic
 from reme_tui.engine.tags import LINT_CODES
+from reme_tui.ui.host import host_of
 from reme_tui.ui.screens.dry_run import DryRunConfirmScreen
 
 _SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "dim"}
@@ -104,7 +105,7 @@ class DiagnosticsScreen(ModalScreen[str | None]):
         if diagnostic is None or diagnostic.code not in LINT_CODES:
             self.notify("Only junk-tag diagnostics (tag-…) have an automatic fix", timeout=4)
             return
-        engine = self.app.engine  # type: ignore[attr-defined]
+        engine = host_of(self.app).engine
         plans, refused = engine.plan_tag_fixes([diagnostic.path])
         if refused:
             self.notify(f"{refused[0][0]}: {refused[0][1]}", severity="error")
@@ -120,14 +121,14 @@ class DiagnosticsScreen(ModalScreen[str | None]):
         self.app.push_screen(FixPreviewScreen(plans[0].path, plans[0].diff), confirmed)
 
     def _apply(self, plans: list[Any]) -> None:
-        engine = self.app.engine  # type: ignore[attr-defined]
+        engine = host_of(self.app).engine
         outcomes, delta = engine.apply_tag_fixes(plans)
         for outcome in outcomes:
             if outcome.error:
                 self.notify(f"{outcome.path}: {outcome.error}", severity="error")
             else:
                 self.notify(f"Fixed the tags of {outcome.path}", timeout=4)
-        self.app.publish(delta)  # type: ignore[attr-defined]
+        host_of(self.app).publish(delta)
         self.diagnostics = engine.diagnostics()
         table = self.query_one(DataTable)
         row = table.cursor_row

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -37,11 +37,9 @@ from reme_tui.engine.write import (
     plan_merge,
 )
 from reme_tui.ui.focus import OrderedInput
+from reme_tui.ui.host import Host, host_of
 from reme_tui.ui.screens.dry_run import DryRunConfirmScreen, diff_line_style
 from reme_tui.ui.worker_failures import ShowsWorkerFailures
-
-if TYPE_CHECKING:
-    from reme_tui.ui.app import RemeApp
 
 SAMPLES_PER_MEMBER = 3
 _CONFIDENCE_STYLE = {"high": "bold green", "medium": "yellow", "low": "dim"}
@@ -212,8 +210,8 @@ class DupesScreen(ShowsWorkerFailures, Screen[None]):
         self.busy = False
 
     @property
-    def reme(self) -> RemeApp:
-        return self.app  # type: ignore[return-value]
+    def reme(self) -> Host:
+        return host_of(self.app)
 
     def compose(self) -> ComposeResult:
         yield Label("Near-duplicate tags — looking…", id="dupes-title")

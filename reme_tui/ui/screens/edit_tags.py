@@ -11,10 +11,10 @@ update at once.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import Any, ClassVar
 
 from textual import on, work
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.events import Resize
 from textual.message import Message
@@ -24,12 +24,10 @@ from reme_tui.engine import EditError
 from reme_tui.engine.files import ConflictError, FileStamp, PathRefused, read_memory
 from reme_tui.engine.parse import SetTags, read_tags
 from reme_tui.engine.write import EditResult
+from reme_tui.ui.host import Host, host_of
 from reme_tui.ui.widgets.preview import Preview
 from reme_tui.ui.widgets.tag_editor import TagEditor
 from reme_tui.ui.worker_failures import ShowsWorkerFailures
-
-if TYPE_CHECKING:
-    from reme_tui.ui.app import RemeApp
 
 MIN_INLINE_WIDTH = 50
 
@@ -96,8 +94,8 @@ class TagEditorScreen(ShowsWorkerFailures, ModalScreen[EditResult | None]):
         self.deferred: tuple[EditResult | None] | None = None  # a close waiting to be on top
 
     @property
-    def reme(self) -> RemeApp:
-        return self.app  # type: ignore[return-value]
+    def reme(self) -> Host:
+        return host_of(self.app)
 
     @property
     def editor(self) -> TagEditor:
@@ -230,7 +228,7 @@ class TagEditorScreen(ShowsWorkerFailures, ModalScreen[EditResult | None]):
         self.saving = False
         self.editor.border_subtitle = "not saved"
         self.notify(message.message, title="Not saved", severity="warning", timeout=6)
-        self.reme.run_worker(self.reme.apply_changes([self.path]), group="apply")
+        self.app.run_worker(self.reme.apply_changes([self.path]), group="apply")
         if message.tags is None or message.stamp is None:
             self.editor.set_banner(f"✗ {message.message}. Nothing was written.")
             return
@@ -242,13 +240,13 @@ class TagEditorScreen(ShowsWorkerFailures, ModalScreen[EditResult | None]):
         self.close(message.result)
 
 
-def open_tag_editor(app: RemeApp, path: str) -> None:
+def open_tag_editor(app: App[Any], path: str) -> None:
     """Push the editor for ``path``; after a save, apply the change like the watcher would."""
 
     def done(result: EditResult | None) -> None:
         if result is None:
             return
-        app.publish(result.delta)  # the engine re-indexed what it wrote
+        host_of(app).publish(result.delta)  # the engine re-indexed what it wrote
         shown = " ".join(f"#{tag}" for tag in result.new_tags) or "no tags"
         app.notify(f"{result.path}: {shown}", title="Tags saved", timeout=3)
         for note in result.notes:

@@ -28,6 +28,7 @@ from reme_tui.engine.search import SearchError, SearchQuery, SearchState
 from reme_tui.engine.tags import OrderBy
 from reme_tui.ui.focus import focus_now
 from reme_tui.ui.history import History, Visit
+from reme_tui.ui.host import Host, host_of
 from reme_tui.ui.messages import (
     AnchorFound,
     CompatCounted,
@@ -64,7 +65,6 @@ from reme_tui.ui.worker_failures import ShowsWorkerFailures
 
 if TYPE_CHECKING:
     from reme_tui.engine import Delta
-    from reme_tui.ui.app import RemeApp
 
 NARROW_WIDTH = 110
 SHORT_HEIGHT = 30
@@ -128,8 +128,8 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
         self.pages = 1  # pages of rows the list shows; moving past the last row adds one
 
     @property
-    def reme(self) -> RemeApp:
-        return self.app  # type: ignore[return-value]
+    def reme(self) -> Host:
+        return host_of(self.app)
 
     # -- layout -------------------------------------------------------------
 
