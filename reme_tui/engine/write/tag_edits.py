@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UnsafeEditError
-from ..files import MEMORY_ROOTS, FileStamp, Roots, rewrite_memory
+from ..files import MEMORY_ROOTS, FileStamp, Rewrite, Roots, rewrite_memory
 from ..parse import (
     BOM,
     BOM_NOTE,
@@ -70,15 +70,7 @@ def edit_tags(
     done = rewrite_memory(root, rel_path, compute, expected=expected, roots=roots)
     notes = (BOM_NOTE,) if done.old_text.startswith(BOM) else ()
     old, new = tuple(tags["old"]), tuple(tags["new"] if done.changed else tags["old"])
-    return EditResult(
-        written=[rel_path] if done.changed else [],
-        path=rel_path,
-        old_tags=old,
-        new_tags=new,
-        old_stamp=done.old_stamp,
-        new_stamp=done.new_stamp,
-        notes=notes,
-    )
+    return _edit_result(rel_path, done, old, new, notes)
 
 
 def _display(value: Any) -> str:
@@ -115,6 +107,16 @@ def apply_fix(
     )
     old = tuple(read_tags(done.old_text, field))
     new = tuple(read_tags(done.new_text, field)) if done.changed else old
+    return _edit_result(rel, done, old, new)
+
+
+def _edit_result(
+    rel: str,
+    done: Rewrite,
+    old: tuple[str, ...],
+    new: tuple[str, ...],
+    notes: tuple[str, ...] = (),
+) -> EditResult:
     return EditResult(
         written=[rel] if done.changed else [],
         path=rel,
@@ -122,4 +124,5 @@ def apply_fix(
         new_tags=new,
         old_stamp=done.old_stamp,
         new_stamp=done.new_stamp,
+        notes=notes,
     )
