@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 import threading
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,6 +60,8 @@ from mistletoe.markdown_renderer import BlankLine, MarkdownRenderer  # noqa: E40
 
 from ..records import Chunk  # noqa: E402
 from . import mistletoe_speedup  # noqa: E402
+from .blocks import Block, CodeParts  # noqa: E402
+from .fast_blocks import fast_blocks  # noqa: E402
 from .frontmatter.split import normalize_newlines  # noqa: E402
 from .wikilinks import wikilink_byte_spans  # noqa: E402
 
@@ -245,7 +247,7 @@ class _Node:
     title: str = ""  # "## Heading" for sections
     level: int = 0
     children: list[_Node] = field(default_factory=list)
-    block: Any = None
+    block: Block | None = None
     text: str = ""
     start: int = 0
     end: int = 0
@@ -256,29 +258,68 @@ class _Node:
 
 
 def _chunk_markdown(body: str, offset: int) -> list[_Draft]:
+    blocks = fast_blocks(body) if mistletoe_speedup.is_supported() else None
+    if blocks is not None:
+        return _TreeChunker().subtree(_build_tree(blocks, offset), ())
     with _MISTLETOE_LOCK, mistletoe_speedup.fast_scanners(), MarkdownRenderer() as renderer:
-        root = _build_tree(Document(body), renderer.render, offset)
-        return _TreeChunker(renderer.render).subtree(root, ())
+        root = _build_tree(_mistletoe_blocks(Document(body), renderer.render), offset)
+        return _TreeChunker().subtree(root, ())
 
 
-def _build_tree(doc: Document, render: Callable[[Any], str], offset: int) -> _Node:
-    root = _Node("root", start=offset + 1, end=offset + 1)
-    stack = [root]
+def _mistletoe_blocks(doc: Document, render: Callable[[Any], str]) -> Iterator[Block]:
+    """The document's top-level blocks as mistletoe renders them (lazily: the caller holds
+    the mistletoe lock while it consumes them and their units)."""
     for block in doc.children or []:
         if isinstance(block, BlankLine):
             continue
-        raw_line = getattr(block, "line_number", None)
-        line = raw_line + offset if raw_line is not None else stack[-1].start
+        line = getattr(block, "line_number", None)
         if isinstance(block, Heading | SetextHeading):
             level = max(1, getattr(block, "level", 1))
-            while len(stack) > 1 and stack[-1].level >= level:
+            yield Block("heading", line, _heading_text(block, render), level)
+            continue
+        text = render(block).rstrip("\n")
+        if isinstance(block, Table):
+            yield Block("table", line, text, units=_row_lines(block))
+        elif isinstance(block, CodeFence):
+            content = str(block.content)
+            parts = CodeParts(block.indentation or 0, block.delimiter, block.info_string, content)
+            yield Block("code", line, text, code=parts)
+        elif isinstance(block, List):
+            yield Block("list", line, text, units=_list_items(block, render))
+        else:
+            yield Block("other", line, text)
+
+
+def _row_lines(table: Table) -> Callable[[], list[tuple[str, int | None]]]:
+    return lambda: [
+        ("", row.line_number) for row in table.children or [] if isinstance(row, TableRow)
+    ]
+
+
+def _list_items(
+    block: List, render: Callable[[Any], str]
+) -> Callable[[], list[tuple[str, int | None]]]:
+    return lambda: [
+        (render(item).rstrip("\n"), item.line_number)
+        for item in block.children or []
+        if isinstance(item, ListItem)
+    ]
+
+
+def _build_tree(blocks: Iterable[Block], offset: int) -> _Node:
+    root = _Node("root", start=offset + 1, end=offset + 1)
+    stack = [root]
+    for block in blocks:
+        line = block.line + offset if block.line is not None else stack[-1].start
+        if block.kind == "heading":
+            while len(stack) > 1 and stack[-1].level >= block.level:
                 stack.pop()
-            title = f"{'#' * level} {_heading_text(block, render)}"
-            section = _Node("section", title=title, level=level, start=line)
+            title = f"{'#' * block.level} {block.text}"
+            section = _Node("section", title=title, level=block.level, start=line)
             stack[-1].children.append(section)
             stack.append(section)
             continue
-        text = render(block).rstrip("\n")
+        text = block.text
         if text:
             node = _Node("body", block=block, text=text, start=line, end=line + text.count("\n"))
             stack[-1].children.append(node)
@@ -313,9 +354,6 @@ def _finish(node: _Node) -> None:
 class _TreeChunker:
     """Recursive greedy packing of the heading tree into drafts."""
 
-    def __init__(self, render: Callable[[Any], str]) -> None:
-        self._render = render
-
     def subtree(self, node: _Node, ancestors: tuple[str, ...]) -> list[_Draft]:
         breadcrumb = _SEP.join(a for a in ancestors if a)
         whole = node.full_text
@@ -345,50 +383,56 @@ class _TreeChunker:
 
     def _split_block(self, node: _Node, breadcrumb: str) -> list[_Draft]:
         block = node.block
-        if isinstance(block, Table):
-            return self._split_table(node, breadcrumb)
-        if isinstance(block, CodeFence):
-            return _split_code(node, breadcrumb)
-        if isinstance(block, List):
-            return self._split_list(node, breadcrumb)
+        if block is None:
+            return _split_lines(node, breadcrumb)
+        if block.kind == "table" and block.units is not None:
+            return _split_table(node, block, block.units(), breadcrumb)
+        if block.kind == "code" and block.code is not None:
+            return _split_code(node, block.code, breadcrumb)
+        if block.kind == "list" and block.units is not None:
+            return _split_list(node, block, block.units(), breadcrumb)
         return _split_lines(node, breadcrumb)
 
-    def _split_table(self, node: _Node, breadcrumb: str) -> list[_Draft]:
-        """Rows packed under a repeated header + separator line."""
-        lines = node.text.split("\n")
-        header, data = "\n".join(lines[:2]), lines[2:]
-        rows = [r for r in node.block.children or [] if isinstance(r, TableRow)]
-        shift = node.start - (getattr(node.block, "line_number", None) or node.start)
 
-        def line_of(i: int) -> int:
-            if i < len(rows) and rows[i].line_number:
-                return int(rows[i].line_number) + shift
-            return node.start + 2 + i
+def _split_table(
+    node: _Node, block: Block, rows: list[tuple[str, int | None]], breadcrumb: str
+) -> list[_Draft]:
+    """Rows packed under a repeated header + separator line."""
+    lines = node.text.split("\n")
+    header, data = "\n".join(lines[:2]), lines[2:]
+    shift = node.start - (block.line or node.start)
 
-        units = [(row, line_of(i), line_of(i)) for i, row in enumerate(data)]
-        return _pack_units(units, breadcrumb, f"{header}\n{_INNER}")
+    def line_of(i: int) -> int:
+        if i < len(rows):
+            row_line = rows[i][1]
+            if row_line:
+                return row_line + shift
+        return node.start + 2 + i
 
-    def _split_list(self, node: _Node, breadcrumb: str) -> list[_Draft]:
-        """Items packed one per line group; an oversized item stays whole."""
-        items = [c for c in node.block.children or [] if isinstance(c, ListItem)]
-        if not items:
-            return _split_lines(node, breadcrumb)
-        shift = node.start - (getattr(node.block, "line_number", None) or node.start)
-        units: list[tuple[str, int, int]] = []
-        for item in items:
-            text = self._render(item).rstrip("\n")
-            if text:
-                line = item.line_number + shift if item.line_number else node.start
-                units.append((text, line, line + text.count("\n")))
-        return _pack_units(units, breadcrumb, _INNER)
+    units = [(row, line_of(i), line_of(i)) for i, row in enumerate(data)]
+    return _pack_units(units, breadcrumb, f"{header}\n{_INNER}")
 
 
-def _split_code(node: _Node, breadcrumb: str) -> list[_Draft]:
+def _split_list(
+    node: _Node, block: Block, items: list[tuple[str, int | None]], breadcrumb: str
+) -> list[_Draft]:
+    """Items packed one per line group; an oversized item stays whole."""
+    if not items:
+        return _split_lines(node, breadcrumb)
+    shift = node.start - (block.line or node.start)
+    units: list[tuple[str, int, int]] = []
+    for text, item_line in items:
+        if text:
+            line = item_line + shift if item_line else node.start
+            units.append((text, line, line + text.count("\n")))
+    return _pack_units(units, breadcrumb, _INNER)
+
+
+def _split_code(node: _Node, code: CodeParts, breadcrumb: str) -> list[_Draft]:
     """Code lines packed inside a repeated opening and closing fence."""
-    code = node.block
-    indent = " " * (code.indentation or 0)
+    indent = " " * code.indentation
     fence = f"{indent}{code.delimiter}"
-    source = (code.children[0].content if code.children else "").rstrip("\n")
+    source = code.content.rstrip("\n")
     if not source:
         return []
     first = node.start + 1
