@@ -76,6 +76,11 @@ class Code(StrEnum):
     # frontmatter ReMe ignores as a whole (tags included)
     BOM = ("bom", Severity.WARNING, "starts with a byte-order mark, so ReMe sees no frontmatter")
     YAML_INVALID = ("yaml-invalid", Severity.WARNING, "the frontmatter is not valid YAML")
+    FRONTMATTER_TOO_COMPLEX = (
+        "frontmatter-too-complex",
+        Severity.WARNING,
+        "the frontmatter expands past reme-tui's budget (alias bomb, deep nesting); ignored",
+    )
     FRONTMATTER_NOT_MAPPING = (
         "frontmatter-not-mapping",
         Severity.WARNING,

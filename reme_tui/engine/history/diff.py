@@ -14,12 +14,11 @@ from typing import Any
 
 import yaml
 
-from ..parse import decode_text, split_frontmatter
+from ..parse import decode_text, load_yaml, split_frontmatter
 from ..tags import DEFAULT_TAG_FIELD
 from .database import ChangeHistory
 from .entries import ChangeEntry, HistoryError
 
-_CSafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _MAX_VALUE_CHARS = 200
 # Frontmatter larger than this is not parsed for the call-outs (the diff still shows it).
 _MAX_FRONTMATTER_CHARS = 64 * 1024
@@ -60,7 +59,7 @@ def _load_frontmatter(text: str) -> tuple[dict[str, Any], str]:
     if yaml_text is None or len(yaml_text) > _MAX_FRONTMATTER_CHARS:
         return {}, body
     try:
-        data = yaml.load(yaml_text, Loader=_CSafeLoader)
+        data = load_yaml(yaml_text)
     except yaml.YAMLError:
         return {}, body
     if not isinstance(data, dict):

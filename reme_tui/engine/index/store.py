@@ -91,6 +91,7 @@ FINGERPRINTED_MODULES = (
     "reme_tui.engine.index.store",
     "reme_tui.engine.parse.chunking",
     "reme_tui.engine.parse.document",
+    "reme_tui.engine.parse.frontmatter.bounded",
     "reme_tui.engine.parse.frontmatter.split",
     "reme_tui.engine.parse.tokens",
     "reme_tui.engine.parse.wikilinks",

@@ -24,10 +24,9 @@ from ..files import FileTooLarge, date_from_path, read_regular
 from ..records import Diagnostic, Memory
 from ..tags import DEFAULT_TAG_FIELD, MAX_TAG_LENGTH, MAX_TAGS_PER_FILE, judge_tag
 from .chunking import chunk_body
+from .frontmatter.bounded import FrontmatterTooComplex, load_yaml
 from .frontmatter.split import split_frontmatter
 from .wikilinks import parse_field_links, parse_links
-
-_CSafeLoader = getattr(yaml, "CSafeLoader", None)
 
 DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
 _BINARY_SNIFF_BYTES = 8192
@@ -35,6 +34,7 @@ _BINARY_SNIFF_BYTES = 8192
 _VOIDING_CODES = frozenset(
     {
         Code.YAML_INVALID,
+        Code.FRONTMATTER_TOO_COMPLEX,
         Code.FRONTMATTER_NOT_MAPPING,
         Code.FRONTMATTER_BAD_KEY,
         Code.NAME_NOT_STRING,
@@ -205,7 +205,9 @@ def _load_frontmatter(rel: str, yaml_text: str | None) -> tuple[dict[str, Any], 
     if yaml_text is None:
         return {}, []
     try:
-        data = _safe_load(yaml_text.strip()) or {}
+        data = load_yaml(yaml_text.strip()) or {}
+    except FrontmatterTooComplex as exc:
+        return {}, [_too_complex(rel, exc)]
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 2
@@ -251,18 +253,18 @@ def _load_frontmatter(rel: str, yaml_text: str | None) -> tuple[dict[str, Any], 
     return data, []
 
 
-def _safe_load(text: str) -> Any:
-    """ReMe's `yaml.safe_load`, ~10x faster through libyaml when it is available.
-
-    On any libyaml error the pure-Python loader (the reference's) decides, so which
-    frontmatter is voided, and the error reported, stay exactly the reference's.
-    """
-    if _CSafeLoader is None:
-        return yaml.safe_load(text)
-    try:
-        return yaml.load(text, Loader=_CSafeLoader)
-    except yaml.YAMLError:
-        return yaml.safe_load(text)
+def _too_complex(rel: str, exc: FrontmatterTooComplex) -> Diagnostic:
+    """ReMe 0.4.2.0 has no budget: on such a block it runs out of memory, recurses too
+    deep, or loads it whole (see ``frontmatter.bounded``); reme-tui ignores the block
+    like invalid YAML and indexes the body."""
+    mark = exc.problem_mark
+    return Diagnostic(
+        rel,
+        mark.line + 2 if mark is not None else 2,
+        Code.FRONTMATTER_TOO_COMPLEX,
+        f"frontmatter {exc.problem}, over reme-tui's budget; ignored as a whole (tags "
+        "included) so one file cannot exhaust memory; the body is indexed",
+    )
 
 
 def _describe_value(value: Any) -> str:

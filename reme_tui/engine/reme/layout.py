@@ -24,6 +24,8 @@ from typing import Any
 
 import yaml
 
+from ..parse import load_yaml
+
 DEFAULT_WORKSPACE_DIR = ".reme"
 _MAX_CONFIG_BYTES = 1_048_576
 _MAX_EXTENDS_DEPTH = 8
@@ -222,7 +224,7 @@ def _read(path: Path) -> dict[str, Any]:
         raise RemeConfigError(f"ReMe config {path} is larger than 1 MB; not a config")
     try:
         text = data.decode("utf-8")
-        loaded = yaml.safe_load(text)  # JSON is YAML too
+        loaded = load_yaml(text)  # JSON is YAML too; bounded, as _expand_env walks it all
     except UnicodeDecodeError:
         raise RemeConfigError(f"ReMe config {path} is not UTF-8 text") from None
     except yaml.YAMLError as exc:

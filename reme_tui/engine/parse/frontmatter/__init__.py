@@ -5,6 +5,7 @@ No I/O here: text in, text out. ``files.fileio`` reads and writes the files,
 ``tags.checks`` says what the editor shows before a save.
 """
 
+from .bounded import DEFAULT_BUDGET, FrontmatterTooComplex, YamlBudget, load_yaml
 from .ops import (
     BOM_NOTE,
     AddTag,
@@ -23,12 +24,16 @@ from .split import BOM, loaded_tag_items, normalize_newlines, split_frontmatter
 __all__ = [
     "BOM",
     "BOM_NOTE",
+    "DEFAULT_BUDGET",
     "AddTag",
+    "FrontmatterTooComplex",
     "RemoveTag",
     "SetTags",
     "TagOp",
+    "YamlBudget",
     "apply_op",
     "effective_tags",
+    "load_yaml",
     "loaded_tag_items",
     "normalize_newlines",
     "quote_scalar",

@@ -13,6 +13,7 @@ from typing import Any, Literal
 import yaml
 
 from ...errors import UnsafeEditError
+from .bounded import BoundedSafeLoader, load_yaml
 from .split import BOM, closing_fence
 
 # Characters YAML treats as line breaks that a plain "\n" split does not see.
@@ -172,7 +173,7 @@ def _as_reference_reads(fm_text: str, data: dict[Any, Any], field_name: str) -> 
     if unindented and "|" not in fm_text and ">" not in fm_text:
         return data  # nothing that stripping can change
     try:
-        ref = yaml.safe_load(stripped)
+        ref = load_yaml(stripped)
     except (yaml.YAMLError, RecursionError, ValueError, TypeError) as exc:
         raise UnsafeEditError(_invalid_yaml(exc, " as ReMe reads it")) from exc
     ref = {} if ref is None else ref
@@ -183,15 +184,16 @@ def _as_reference_reads(fm_text: str, data: dict[Any, Any], field_name: str) -> 
     return ref
 
 
-class _MarkingLoader(yaml.SafeLoader):
-    """The safe loader, also noting where anchors and aliases occur (one parse for all)."""
+class _MarkingLoader(BoundedSafeLoader):
+    """The safe loader within the budget, also noting where anchors and aliases occur (one
+    parse for all)."""
 
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
         self.anchor_marks: list[int] = []
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
-        event = self.peek_event()  # type: ignore[no-untyped-call]
+        event = self.peek_event()
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
             self.anchor_marks.append(event.start_mark.index)
         return super().compose_node(parent, index)

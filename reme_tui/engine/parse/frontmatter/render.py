@@ -8,6 +8,7 @@ from typing import Any
 import yaml
 
 from ...errors import UnsafeEditError
+from .bounded import load_yaml
 from .locate import _Entry, _equal_data, _Frontmatter, _Item, _line_start, _Split, _split
 from .quoting import _quote_key, _round_trips, _same, quote_scalar
 from .split import normalize_newlines, split_frontmatter
@@ -141,7 +142,7 @@ def _verify(
     if ref_yaml is None or ref_body != normalize_newlines("".join(old_body)):
         raise UnsafeEditError("internal check failed: the reference would split the file otherwise")
     try:
-        data = yaml.safe_load(ref_yaml)
+        data = load_yaml(ref_yaml)
     except yaml.YAMLError as exc:
         raise UnsafeEditError(f"internal check failed: result is not valid YAML: {exc}") from exc
     if not isinstance(data, dict) or not isinstance(data.get(field_name), list):

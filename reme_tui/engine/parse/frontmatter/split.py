@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import yaml
+from .bounded import load_yaml
 
 BOM = "\ufeff"
 FENCE = "---"
@@ -67,7 +67,7 @@ def split_frontmatter(text: str) -> tuple[str | None, str, int]:
 
 def loaded_tag_items(text: str, field_name: str) -> list[Any] | None:
     """The tag entry as YAML loads it; None when there is no frontmatter or the entry is
-    absent or not a list. Raises yaml.YAMLError for invalid YAML.
+    absent or not a list. Raises yaml.YAMLError for invalid YAML (or over the budget).
 
     Unlike ReMe (``split_frontmatter``), a leading byte-order mark is skipped and the
     YAML text is not stripped: this reads what the tag editor would rewrite.
@@ -76,6 +76,6 @@ def loaded_tag_items(text: str, field_name: str) -> list[Any] | None:
     close = closing_fence(lines)
     if close is None:
         return None
-    data = yaml.safe_load("".join(lines[1:close]))
+    data = load_yaml("".join(lines[1:close]))
     value = data.get(field_name) if isinstance(data, dict) else None
     return value if isinstance(value, list) else None
