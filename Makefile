@@ -36,7 +36,8 @@ test-mistletoe: $(STAMP)
 		$(BIN)/python -m pip install --quiet --no-deps --target $$dir mistletoe==$$v; \
 		echo "mistletoe $$v"; \
 		PYTHONPATH=$$dir $(BIN)/python -m pytest -q -p no:cacheprovider \
-			tests/engine/test_chunking.py tests/engine/test_chunking_speedup.py tests/conformance; \
+			tests/engine/test_chunking.py tests/engine/test_chunking_speedup.py \
+			tests/engine/test_fast_blocks.py tests/conformance; \
 		rm -rf $$dir; \
 	done
 
