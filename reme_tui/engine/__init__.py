@@ -26,8 +26,9 @@ the rooms), ``codes`` (diagnostic codes), ``dates`` (the one date rule), ``error
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .lazy_face import lazy_getattr
 
 if TYPE_CHECKING:
     from .codes import Code, Severity
@@ -111,10 +112,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _WHERE, globals())

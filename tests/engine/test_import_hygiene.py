@@ -57,3 +57,24 @@ def test_package_exports_the_engine_lazily() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False True"
+
+
+def test_a_headless_query_loads_neither_the_watcher_nor_dupe_detection(tmp_path: Path) -> None:
+    """A --query never watches files or looks for near-duplicate tags: the faces load
+    watchfiles/anyio and rapidfuzz only when those names are asked for."""
+    (tmp_path / "daily").mkdir()
+    (tmp_path / "daily" / "2026-01-01.md").write_text("budget review\n", encoding="utf-8")
+    code = (
+        "import sys\n"
+        "from reme_tui.cli import main\n"
+        f"assert main([{str(tmp_path)!r}, '--query', 'budget', '--no-cache']) == 0\n"
+        "heavy = ('watchfiles', 'anyio', 'rapidfuzz')\n"
+        "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in heavy)))\n"
+        "from reme_tui.engine.files import awatch_batches\n"
+        "from reme_tui.engine.tags import detect_duplicates\n"
+        "print(awatch_batches.__module__, detect_duplicates.__module__)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    lines = out.stdout.strip().splitlines()
+    assert lines[-2] == ""
+    assert lines[-1] == "reme_tui.engine.files.watch reme_tui.engine.tags.hygiene"

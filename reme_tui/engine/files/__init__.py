@@ -2,6 +2,9 @@
 safe paths, symlinks, the one bounded read and the one atomic rewrite (fileio), file-event
 batches (watch), and the per-workspace user-data folder."""
 
+from typing import TYPE_CHECKING
+
+from ..lazy_face import lazy_getattr
 from .fileio import (
     ConflictError,
     FileStamp,
@@ -33,7 +36,6 @@ from .userdata import (
     workspace_key,
     write_json,
 )
-from .watch import awatch_batches, root_is_gone, watch_batches
 from .workspace import (
     MEMORY_ROOTS,
     FoundFile,
@@ -87,3 +89,10 @@ __all__ = [
     "workspace_key",
     "write_json",
 ]
+
+# The watcher (watchfiles, anyio) loads when first asked for: a --query never watches.
+_WHERE = {"awatch_batches": "watch", "root_is_gone": "watch", "watch_batches": "watch"}
+__getattr__ = lazy_getattr(__name__, _WHERE, globals())
+
+if TYPE_CHECKING:
+    from .watch import awatch_batches, root_is_gone, watch_batches

@@ -94,7 +94,7 @@ def cold_build(
     return ColdBuild(keyword, memories, failures)
 
 
-def _stat_matches(path: Path, memory: Memory, trust_before_ns: int) -> bool:
+def _stat_matches(path: str | Path, memory: Memory, trust_before_ns: int) -> bool:
     """Whether a warm start may trust the saved record without reading the file: same
     size, mtime, inode and ctime, and not changed in the seconds before the save."""
     try:
@@ -121,7 +121,7 @@ def untrusted(
     total = len(found)
     for done, item in enumerate(found, 1):
         old = memories.get(item.rel)
-        if old is None or not _stat_matches(Path(item.abs_path), old, trust_before):
+        if old is None or not _stat_matches(item.abs_path, old, trust_before):
             yield item
         if progress is not None and done % 200 == 0:
             progress(done, total)

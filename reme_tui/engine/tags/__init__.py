@@ -1,9 +1,10 @@
 """Tags: ReMe's normalization and the two-way tag index, near-duplicate detection (dupes,
 hygiene), agent junk-tag lints, and the checks the tag editor shows before saving."""
 
+from typing import TYPE_CHECKING
+
+from ..lazy_face import lazy_getattr
 from .checks import TagWarning, warnings_for
-from .dupes import DupeCluster
-from .hygiene import DismissedPairs, detect_duplicates, engine_embed
 from .index import Order, OrderBy, TagIndex
 from .lints import LINT_CODES, TagFix, lint_tags
 from .normalize import (
@@ -39,3 +40,16 @@ __all__ = [
     "normalize_tag",
     "warnings_for",
 ]
+
+# Near-duplicate detection (numpy, rapidfuzz) loads when first asked for.
+_WHERE = {
+    "DupeCluster": "dupes",
+    "DismissedPairs": "hygiene",
+    "detect_duplicates": "hygiene",
+    "engine_embed": "hygiene",
+}
+__getattr__ = lazy_getattr(__name__, _WHERE, globals())
+
+if TYPE_CHECKING:
+    from .dupes import DupeCluster
+    from .hygiene import DismissedPairs, detect_duplicates, engine_embed
