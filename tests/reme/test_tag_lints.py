@@ -10,10 +10,12 @@ from hypothesis import strategies as st
 
 from reme_tui.engine.engine import Engine
 from reme_tui.engine.parse.frontmatter import SetTags, apply_op, effective_tags
+from reme_tui.engine.tags import judge_tag
 from reme_tui.engine.tags.lints import lint_tags
 from tests.helpers import write_workspace
 
 KNOWN = {"openai": "OpenAI", "project_orbit": "Project Orbit"}
+FILES = {"openai": 3, "project_orbit": 4, "open_ai": 1}
 
 
 @pytest.mark.parametrize(
@@ -25,13 +27,14 @@ KNOWN = {"openai": "OpenAI", "project_orbit": "Project Orbit"}
         ("['sqlite', 'spike']", ["tag-list-string"], ("sqlite", "spike")),
         (['"quoted"'], ["tag-debris"], ("quoted",)),
         (["Orbit", "2026-03-10", "2026/3/9"], ["tag-date", "tag-date"], ("Orbit",)),
-        (["  project   orbit "], ["tag-whitespace"], ("project orbit",)),
+        (["  project   orbit "], ["tag-whitespace"], ("Project Orbit",)),
+        (["  lone   orbit "], ["tag-whitespace"], ("lone orbit",)),
         (["Open AI", "budget"], ["tag-whitespace"], ("OpenAI", "budget")),
         (["OpenAI, openai"], ["tag-comma-joined"], ("OpenAI",)),
     ],
 )
 def test_lints_and_fixes(value: object, codes: list[str], fixed: tuple[str, ...]) -> None:
-    result = lint_tags("n.md", value, 3, KNOWN)
+    result = lint_tags("n.md", value, 3, KNOWN, FILES)
     assert [d.code for d in result.diagnostics] == codes
     assert result.fix is not None and result.fix.new == fixed
     assert all(d.line == 3 for d in result.diagnostics)
@@ -44,6 +47,57 @@ def test_lints_and_fixes(value: object, codes: list[str], fixed: tuple[str, ...]
 def test_clean_tags_are_left_alone(value: object) -> None:
     result = lint_tags("n.md", value, 3, KNOWN)
     assert result.diagnostics == () and result.fix is None
+
+
+def test_a_fix_never_moves_a_memory_off_its_tag_in_use() -> None:
+    """Issue 22: `"project atlas"` is `project_atlas` (21 memories); a rare `ProjectAtlas`
+    (`projectatlas`, 1) must not pull it away; the most used spelling of its own tag wins."""
+    known = {"project_atlas": "project_atlas", "projectatlas": "ProjectAtlas"}
+    files = {"project_atlas": 21, "projectatlas": 1}
+    result = lint_tags("n.md", ["project atlas", "globex"], 4, known, files)
+    assert result.fix is not None and result.fix.new == ("project_atlas", "globex")
+    assert [judge_tag(t).canonical for t in result.fix.new] == ["project_atlas", "globex"]
+    assert "ProjectAtlas" not in result.diagnostics[0].message
+
+
+def test_a_variant_shared_by_other_memories_is_not_joined() -> None:
+    """`Open AI` used by two memories is a tag of its own: kept (a merge may join it)."""
+    result = lint_tags("n.md", ["Open AI"], 3, {"openai": "OpenAI"}, {"openai": 5, "open_ai": 2})
+    assert result.fix is None and result.diagnostics == ()
+
+
+_TAG = st.text(alphabet=st.sampled_from("abAB _"), min_size=1, max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(_TAG, min_size=1, max_size=4),
+    st.dictionaries(_TAG, _TAG, max_size=4),
+    st.dictionaries(_TAG, st.integers(0, 30), max_size=4),
+)
+def test_whitespace_fixes_keep_the_tags_or_join_a_lone_variant(
+    items: list[str], spellings: dict[str, str], counts: dict[str, int]
+) -> None:
+    """Whatever the workspace, a fix files the memory under the same tags, except a variant
+    no other memory shares that joins the space-free tag in use."""
+    known = {c: s for s in spellings.values() if (c := judge_tag(s).canonical)}
+    files = {c: n for t, n in counts.items() if (c := judge_tag(t).canonical)}
+    result = lint_tags("n.md", items, 3, known, files)
+    if result.fix is None:
+        return
+    before = [judge_tag(i).canonical for i in items]
+    after = {judge_tag(t).canonical for t in result.fix.new}
+    for item, canonical in zip(items, before, strict=True):
+        if canonical is None or canonical in after:
+            continue
+        squeezed = "".join(item.split()).casefold()
+        assert files.get(canonical, 0) <= 1 and squeezed in after and files.get(squeezed, 0) >= 1
+
+
+def test_sample_workspace_fix_keeps_launch_comms_on_project_atlas() -> None:
+    engine = Engine.open(Path(__file__).parents[2] / "sample_workspace")
+    fix = engine.tag_fixes()["daily/2026-11-02/launch-comms.md"]
+    assert fix.new == ("project_atlas", "globex")
 
 
 def test_a_lone_spaced_tag_is_not_a_whitespace_difference() -> None:
@@ -116,7 +170,7 @@ def test_sample_project_fixes_match_reme_normalization(project: Path) -> None:
         "daily/2026-03-10/pilot-notes.md": ("latency", "alerts"),
         "daily/2026-03-10/每周同步.md": ("Project Orbit",),
         "daily/2026-03-12/Summaries cost.md": ("OpenAI", "budget"),
-        "daily/2026-03-12/login-bug-triage.md": ("bug", "project orbit"),
+        "daily/2026-03-12/login-bug-triage.md": ("bug", "Project Orbit"),
     }
     for fix in fixes.values():
         assert effective_tags(fix.new)  # every fixed list still carries tags ReMe keeps

@@ -166,21 +166,29 @@ class RemeChecks:
                 best[canonical] = (count, spelling)
         return {canonical: spelling for canonical, (_, spelling) in best.items()}
 
+    def tag_file_counts(self) -> Counter[str]:
+        """Canonical tag -> how many memories ReMe files under it."""
+        counts: Counter[str] = Counter()
+        for memory in self._memories.values():
+            counts.update(set(memory.tags))
+        return counts
+
     def tag_lints(
-        self, path: str, known: Mapping[str, str]
+        self, path: str, known: Mapping[str, str], files: Mapping[str, int]
     ) -> tuple[list[Diagnostic], TagFix | None]:
         memory = self._memories[path]
         if self._tag_field not in memory.frontmatter:
             return [], None
         line = memory.tag_line
-        result = lint_tags(path, memory.frontmatter[self._tag_field], line, known)
+        result = lint_tags(path, memory.frontmatter[self._tag_field], line, known, files)
         return list(result.diagnostics), result.fix
 
     def tag_fixes(self) -> dict[str, TagFix]:
         known = self.preferred_spellings()
+        files = self.tag_file_counts()
         fixes: dict[str, TagFix] = {}
         for path in sorted(self._memories):
-            _diagnostics, fix = self.tag_lints(path, known)
+            _diagnostics, fix = self.tag_lints(path, known, files)
             if fix is not None:
                 fixes[path] = fix
         return fixes
@@ -188,11 +196,15 @@ class RemeChecks:
     # -- everything --------------------------------------------------------------
 
     def diagnostics(
-        self, path: str, checker: SourceChecker, known: Mapping[str, str]
+        self,
+        path: str,
+        checker: SourceChecker,
+        known: Mapping[str, str],
+        files: Mapping[str, int],
     ) -> list[Diagnostic]:
         found = self.link_diagnostics(path, checker)
         found.extend(entry.diagnostic() for entry in self.stale(path))
-        found.extend(self.tag_lints(path, known)[0])
+        found.extend(self.tag_lints(path, known, files)[0])
         return found
 
     def all_diagnostics(self, found_first: Iterable[Diagnostic]) -> list[Diagnostic]:
@@ -201,9 +213,10 @@ class RemeChecks:
         found = list(found_first)
         checker = SourceChecker(self._root)
         known = self.preferred_spellings()
+        files = self.tag_file_counts()
         for path in sorted(self._memories):
             found.extend(self._memories[path].diagnostics)
-            found.extend(self.diagnostics(path, checker, known))
+            found.extend(self.diagnostics(path, checker, known, files))
         found.sort(key=lambda d: (d.path, d.line or 0))
         return found
 

@@ -60,10 +60,14 @@ def lint_tags(
     value: Any,
     line: int | None,
     known: Mapping[str, str] | None = None,
+    files: Mapping[str, int] | None = None,
 ) -> TagLints:
     """Lints for one file's tag field `value`; `known` maps the workspace's canonical tags to
-    the spelling to prefer (for whitespace-only differences)."""
+    the spelling to prefer (its most used one), `files` to how many memories carry each
+    (this one included). A fix keeps every tag the file is filed under, but for a lone
+    whitespace variant of a tag in use (`Open AI` beside `OpenAI`), which joins that tag."""
     known = known or {}
+    files = files or {}
     if isinstance(value, str):
         return _lint_scalar(path, value, line)
     if not isinstance(value, list):
@@ -79,7 +83,7 @@ def lint_tags(
             fixable = fixable and isinstance(item, int) and not isinstance(item, bool)
             new.append(str(item))
             continue
-        replacement, found = _clean_item(item, known)
+        replacement, found = _clean_item(item, known, files)
         found = [
             (code, message.replace(repr(item.strip(_DEBRIS)), repr(item), 1))
             if code == "tag-whitespace" and item.strip(_DEBRIS) != item
@@ -121,7 +125,9 @@ def _lint_scalar(path: str, value: str, line: int | None) -> TagLints:
     )
 
 
-def _clean_item(item: str, known: Mapping[str, str]) -> tuple[list[str], list[tuple[str, str]]]:
+def _clean_item(
+    item: str, known: Mapping[str, str], files: Mapping[str, int]
+) -> tuple[list[str], list[tuple[str, str]]]:
     """The items that should replace `item`, and the (code, message) of each problem."""
     found: list[tuple[str, str]] = []
     canonical = judge_tag(item).canonical
@@ -155,32 +161,47 @@ def _clean_item(item: str, known: Mapping[str, str]) -> tuple[list[str], list[tu
             found.append(("tag-date", f"tag {piece!r} is a date, not an entity; fix: remove it"))
             continue
         collapsed = " ".join(piece.split())
-        squeezed = "".join(piece.split()).casefold()
-        preferred = known.get(squeezed)
-        if (
-            " " in collapsed
-            and preferred is not None
-            and judge_tag(collapsed).canonical != squeezed
-        ):
-            found.append(
-                (
-                    "tag-whitespace",
-                    f"tag {piece!r} differs from the tag {preferred!r} only by whitespace; "
-                    f"fix: {preferred!r}",
-                )
-            )
-            result.append(preferred)
-        elif collapsed != piece:
-            found.append(
-                (
-                    "tag-whitespace",
-                    f"tag {piece!r} has stray whitespace; fix: {collapsed!r}",
-                )
-            )
-            result.append(collapsed)
-        else:
-            result.append(piece)
+        fixed, message = _respell(piece, collapsed, known, files)
+        if message is not None:
+            found.append(("tag-whitespace", message))
+        result.append(fixed)
     return result, found
+
+
+def _respell(
+    piece: str, collapsed: str, known: Mapping[str, str], files: Mapping[str, int]
+) -> tuple[str, str | None]:
+    """The spelling a whitespace fix writes for `piece`, and why (None: leave it).
+
+    The fix never takes a memory off the tag ReMe files it under (`"project atlas"` is
+    `project_atlas`, used by 21 memories, and stays so even beside a rare `ProjectAtlas`);
+    it prefers that tag's most used spelling. Only a variant no other memory shares joins
+    the space-free tag in use, since joining it is the point."""
+    own = judge_tag(collapsed).canonical
+    squeezed = "".join(piece.split()).casefold()
+    joined = known.get(squeezed)
+    if (
+        " " in collapsed
+        and own is not None
+        and own != squeezed
+        and joined is not None
+        and files.get(own, 0) <= 1
+        and files.get(squeezed, 0) >= 1
+    ):
+        return joined, (
+            f"tag {piece!r} differs from the tag {joined!r} only by whitespace; fix: {joined!r}"
+        )
+    preferred = known.get(own) if own is not None else None
+    if " " in collapsed and preferred is not None and preferred != collapsed:
+        count = files.get(own, 0) if own is not None else 0
+        used = f" ({count} memories)" if count > 1 else ""
+        return preferred, (
+            f"tag {piece!r} is the tag {own!r}, most often spelled {preferred!r}{used}; "
+            f"fix: {preferred!r}"
+        )
+    if collapsed != piece:
+        return collapsed, f"tag {piece!r} has stray whitespace; fix: {collapsed!r}"
+    return piece, None
 
 
 def _is_date(text: str) -> bool:
