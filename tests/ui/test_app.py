@@ -150,7 +150,7 @@ async def test_typing_searches_and_highlights_terms(app_factory: AppFactory) -> 
         assert rows_of(screen)[:2] == ["daily/2026-01-05/kickoff.md", "daily/2026-01-19/schema.md"]
         assert pane.terms == ["postgres"]
         assert pane.border_title == f"{len(pane.rows)} results"
-        prompt = screen.query_one(ResultList).get_option_at_index(0).prompt
+        prompt = screen.query_one(ResultList).prompt(0)
         matched = [
             prompt.plain[s.start : s.end] for s in prompt.spans if "$warning" in str(s.style)
         ]

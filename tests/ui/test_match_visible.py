@@ -43,7 +43,7 @@ async def test_result_rows_show_the_match_in_view(app_factory: AppFactory, works
         await pilot.press(*"budget")
         await settle(pilot)
         result_list = app.screen.query_one(ResultList)
-        prompt = result_list.get_option_at_index(0).prompt
+        prompt = result_list.prompt(0)
         snippet_line = str(prompt).split("\n")[1]
         assert "budget" in snippet_line[: result_list.content_size.width - 2]
 
@@ -62,7 +62,7 @@ async def test_snippets_are_cut_to_the_list_and_cut_again_when_it_widens(
         result_list = app.screen.query_one(ResultList)
 
         def snippet_line() -> str:
-            return str(result_list.get_option_at_index(0).prompt).split("\n")[1]
+            return str(result_list.prompt(0)).split("\n")[1]
 
         narrow = len(snippet_line())
         assert result_list.content_size.width <= narrow < result_list.content_size.width + 12

@@ -12,12 +12,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import Label, OptionList
-from textual.widgets.option_list import Option
+from textual.widgets import Label
 
 from reme_tui.ui.focus import FollowsFocus
 from reme_tui.ui.messages import OpenMemory
 from reme_tui.ui.rows import ResultRow, snippet, term_pattern
+from reme_tui.ui.widgets.line_list import LineList
 from reme_tui.ui.widgets.match_chart import Chart, MatchChart
 
 HIT_STYLE = "bold $text-warning on $warning 15%"
@@ -62,11 +62,40 @@ def row_prompt(
     return Content.assemble(header, "\n", line2)
 
 
-class ResultList(FollowsFocus, OptionList):
+class ResultList(FollowsFocus, LineList):
+    """Two lines per row (path · date · tags · score, then the snippet), drawn only for
+    the rows on screen, each cut for the list's width when it is first painted."""
+
+    ROW_HEIGHT = 2
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "cursor_down", "Down", show=False, id="results.down"),
         Binding("k", "cursor_up", "Up", show=False, id="results.up"),
     ]
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[ResultRow] = []
+        self.pattern: re.Pattern[str] | None = None
+
+    def show_rows(
+        self,
+        rows: list[ResultRow],
+        pattern: re.Pattern[str] | None,
+        highlighted: int,
+        *,
+        scroll_y: int = 0,
+    ) -> None:
+        self.rows, self.pattern = rows, pattern
+        self.reset(len(rows), highlighted, scroll_y=scroll_y)
+
+    def row_content(self, index: int, width: int) -> Content:
+        return row_prompt(self.rows[index], self.pattern, width + 8, width)
+
+    def prompt(self, index: int) -> Content:
+        """Row ``index`` as it is drawn at the list's current width."""
+        padding = self.get_component_styles("line-list--row").padding.width
+        return self.row_content(index, max(1, self.scrollable_content_region.width - padding))
 
 
 class ResultsPane(Vertical):
@@ -78,7 +107,6 @@ class ResultsPane(Vertical):
         self.terms: list[str] = []
         self.total = 0  # matches in all; more than the rows when the list can page further
         self.renamed: dict[str, str] = {}  # old path -> new, for the selection to follow
-        self.prompt_width = 0  # the list width the prompts were cut for
         self.border_title = "Results"
 
     def compose(self) -> ComposeResult:
@@ -105,17 +133,13 @@ class ResultsPane(Vertical):
         chart: Chart | None = None,
     ) -> None:
         """Show ``rows``; with ``keep`` (a refresh of the same search) the highlighted row
-        (by path and line) and the scroll position survive, else the first row is selected."""
+        (by path and line) and the scroll position survive, else the first row is selected.
+        Nothing per row happens here: the list draws the rows it shows when it paints."""
         result_list = self.query_one(ResultList)
         previous = self.selected if keep else None
         previous_index = result_list.highlighted
-        keep_offset = result_list.scroll_offset
+        keep_y = result_list.scroll_offset.y
         self.rows, self.terms = rows, terms
-        visible = self._visible_width()
-        prompts = self._prompts(visible)
-        result_list.set_options(
-            [Option(prompt, id=row.key) for row, prompt in zip(rows, prompts, strict=True)]
-        )
         self.border_title = title
         self.total = max(total or 0, len(rows))
         self.query_one(MatchChart).show(chart or Chart.of([row.date for row in rows]))
@@ -123,23 +147,18 @@ class ResultsPane(Vertical):
         empty_label.update(empty)
         empty_label.display = not rows
         result_list.display = bool(rows)
+        index = 0
+        if previous is not None and rows:
+            followed = self.renamed.pop(previous.path, previous.path)  # a rename: follow it
+            index = next((i for i, row in enumerate(rows) if row.key == previous.key), -1)
+            if index < 0:
+                index = next((i for i, row in enumerate(rows) if row.path == followed), -1)
+            if index < 0:  # the row is gone (deleted): keep its neighbour, not the first row
+                index = min(previous_index or 0, len(rows) - 1)
+        scroll_y = keep_y if previous is not None and index else 0
+        result_list.show_rows(rows, term_pattern(terms), index, scroll_y=scroll_y)
         if not rows:
             return
-        index = 0
-        if previous is not None:
-            keys = [row.key for row in rows]
-            paths = [row.path for row in rows]
-            followed = self.renamed.pop(previous.path, previous.path)  # a rename: follow it
-            if previous.key in keys:
-                index = keys.index(previous.key)
-            elif followed in paths:
-                index = paths.index(followed)
-            else:  # the row is gone (deleted): keep its neighbour, not the first row
-                index = min(previous_index or 0, len(rows) - 1)
-        with result_list.prevent(OptionList.OptionHighlighted):
-            result_list.highlighted = index
-        if previous is not None and index:
-            result_list.scroll_to(y=keep_offset.y, animate=False)
         if previous is None or rows[index].path != previous.path:
             row = rows[index]
             # After the list is painted: the preview (a Markdown render) must not hold
@@ -148,39 +167,21 @@ class ResultsPane(Vertical):
                 self.post_message, OpenMemory(row.path, row.start_line, browsing=True)
             )
 
-    def _visible_width(self) -> int:
-        result_list = self.query_one(ResultList)
-        return max(20, (result_list.content_size.width or self.app.size.width // 2) - 3)
-
-    def _prompts(self, visible: int) -> list[Content]:
-        """The rows' prompts for a list ``visible`` columns wide: snippets are cut there
-        (the list would crop longer lines on every paint: most of a keystroke's render)."""
-        self.prompt_width = visible
-        pattern = term_pattern(self.terms)
-        return [row_prompt(row, pattern, visible + 8, visible) for row in self.rows]
-
-    def on_resize(self) -> None:
-        visible = self._visible_width()
-        if self.rows and visible != self.prompt_width:
-            result_list = self.query_one(ResultList)
-            for index, prompt in enumerate(self._prompts(visible)):
-                result_list.replace_option_prompt_at_index(index, prompt)
-
     @dataclass
     class MoreWanted(Message):
         """The cursor reached the last listed row and more matches exist."""
 
-    @on(OptionList.OptionHighlighted, "#result-list")
-    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+    @on(LineList.Highlighted, "#result-list")
+    def _highlighted(self, event: LineList.Highlighted) -> None:
         event.stop()
-        if event.option_index == len(self.rows) - 1 and self.total > len(self.rows):
+        if event.index == len(self.rows) - 1 and self.total > len(self.rows):
             self.post_message(self.MoreWanted())
         row = self.selected
         if row is not None:
             self.post_message(OpenMemory(row.path, row.start_line, browsing=True))
 
-    @on(OptionList.OptionSelected, "#result-list")
-    def _selected(self, event: OptionList.OptionSelected) -> None:
+    @on(LineList.Selected, "#result-list")
+    def _selected(self, event: LineList.Selected) -> None:
         event.stop()
         row = self.selected
         if row is not None:
