@@ -26,6 +26,7 @@ from reme_tui.engine.parse.chunking import chunk_body
 from reme_tui.engine.parse.fast_blocks import fast_blocks
 from reme_tui.engine.parse.frontmatter.split import normalize_newlines, split_frontmatter
 from tests.conformance.workspaces import WORKSPACES
+from tests.markdown_atoms import INLINE_ATOMS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,45 +71,19 @@ def assert_same(body: str, first_line: int, monkeypatch: pytest.MonkeyPatch) -> 
 # -- generated Markdown -----------------------------------------------------------------
 
 INLINE = [
-    "word",
-    "项目",
-    "é",
-    " ",
+    *INLINE_ATOMS,
     "  ",
-    "*",
-    "**",
-    "_",
-    "__",
-    "~",
-    "~~",
-    "[",
-    "]",
-    "[[",
-    "]]",
     "[[daily/x.md]]",
-    "!",
-    "![",
-    "\\",
-    "`",
-    "``",
-    "(",
-    ")",
     "<",
     ">",
-    "<b>",
     "&",
-    "&amp;",
     "&#35;",
     "&x",
-    ":",
-    "#",
-    "|",
     "](y)",
     "]:",
     "1.",
-    "\t",
     "\u3000",
-    "\u00a0",
+    "\xa0",
 ]
 inline_text = st.lists(st.sampled_from(INLINE), min_size=1, max_size=8).map("".join)
 
@@ -238,6 +213,8 @@ def test_the_fast_path_is_taken_for_the_common_blocks() -> None:
         "<div>\nhtml\n</div>\n",
         "setext\n---\n",
         "a `code\nspan` b\n",
+        "\\\\<http://a.b>\n",  # mistletoe drops the escaped backslash before an autolink
+        "a \\\\`c`\n",  # and before a code span
     ],
 )
 def test_bodies_with_other_blocks_go_to_mistletoe(body: str) -> None:
