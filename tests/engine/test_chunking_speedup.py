@@ -7,55 +7,30 @@ from contextlib import contextmanager
 
 import mistletoe
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from mistletoe import core_tokens, span_tokenizer
 
 from reme_tui.engine.parse import chunking, mistletoe_speedup
 from reme_tui.engine.parse.chunking import chunk_body
+from tests.markdown_atoms import INLINE_ATOMS
 
 PIECES = [
-    "word",
-    " ",
+    *INLINE_ATOMS,
     "\n",
     "\n\n",
-    "*",
-    "**",
-    "_",
-    "__",
-    "[",
-    "]",
-    "[[",
-    "]]",
-    "!",
-    "![",
-    "\\",
-    "`",
-    "``",
-    "(",
-    ")",
     "(http://x.y)",
     "[ref]: /url",
     "# ",
     "- ",
     "1. ",
     "> ",
-    "|",
     "---",
-    "项目",
-    "é",
-    "<b>",
-    "&amp;",
-    "~~",
-    "~",
     "<http://a.b>",
     "a@b.co>",
     "  \n",
     "\\\n",
     "    ",
-    "\t",
-    ":",
-    "#",
     '"t"',
 ]
 markdown = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
@@ -75,6 +50,7 @@ def chunks(text: str) -> list[tuple[int, int, str]]:
 
 @settings(max_examples=300, deadline=None)
 @given(markdown)
+@example("\\\\<http://a.b>")  # found by this test: the fast path kept an escaped backslash
 def test_chunks_are_identical_with_and_without_the_speedup(text: str) -> None:
     fast = chunks(text)
     with original_scanner():

@@ -20,6 +20,18 @@ MODULES = [
 ]
 
 
+def run_python(code: str) -> str:
+    """Run ``code`` in a fresh interpreter (nothing imported yet); its stdout."""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return out.stdout
+
+
+def one_memory_workspace(root: Path) -> Path:
+    (root / "daily").mkdir()
+    (root / "daily" / "2026-01-01.md").write_text("budget review\n", encoding="utf-8")
+    return root
+
+
 @pytest.mark.parametrize("module", MODULES)
 def test_module_does_not_import_textual(module: str) -> None:
     code = (
@@ -27,13 +39,11 @@ def test_module_does_not_import_textual(module: str) -> None:
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich'))\n"
         "print(','.join(bad))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ""
+    assert run_python(code).strip() == ""
 
 
 def test_headless_query_run_does_not_import_textual(tmp_path: Path) -> None:
-    (tmp_path / "daily").mkdir()
-    (tmp_path / "daily" / "2026-01-01.md").write_text("budget review\n", encoding="utf-8")
+    one_memory_workspace(tmp_path)
     code = (
         "import sys\n"
         "from reme_tui.cli import main\n"
@@ -43,7 +53,7 @@ def test_headless_query_run_does_not_import_textual(tmp_path: Path) -> None:
         f"    assert main([{str(tmp_path)!r}, flag]) == 0\n"
         "assert 'textual' not in sys.modules and 'rich' not in sys.modules, sorted(sys.modules)\n"
     )
-    subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    run_python(code)
 
 
 def test_package_exports_the_engine_lazily() -> None:
@@ -55,15 +65,13 @@ def test_package_exports_the_engine_lazily() -> None:
         "from reme_tui.engine.engine import Engine as CoreEngine\n"
         "print(loaded_early, Engine is CoreEngine)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False True"
+    assert run_python(code).strip() == "False True"
 
 
 def test_a_headless_query_loads_neither_the_watcher_nor_dupe_detection(tmp_path: Path) -> None:
     """A --query never watches files or looks for near-duplicate tags: the faces load
     watchfiles/anyio and rapidfuzz only when those names are asked for."""
-    (tmp_path / "daily").mkdir()
-    (tmp_path / "daily" / "2026-01-01.md").write_text("budget review\n", encoding="utf-8")
+    one_memory_workspace(tmp_path)
     code = (
         "import sys\n"
         "from reme_tui.cli import main\n"
@@ -74,7 +82,6 @@ def test_a_headless_query_loads_neither_the_watcher_nor_dupe_detection(tmp_path:
         "from reme_tui.engine.tags import detect_duplicates\n"
         "print(awatch_batches.__module__, detect_duplicates.__module__)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    lines = out.stdout.strip().splitlines()
+    lines = run_python(code).strip().splitlines()
     assert lines[-2] == ""
     assert lines[-1] == "reme_tui.engine.files.watch reme_tui.engine.tags.hygiene"
