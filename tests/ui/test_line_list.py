@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 import pytest
 from textual import on
 from textual.app import App, ComposeResult
 from textual.content import Content
+from textual.pilot import Pilot
 
 from reme_tui.ui.rows import ResultRow
 from reme_tui.ui.widgets.line_list import LineList
@@ -49,13 +53,23 @@ class ListApp(App[None]):
 HEIGHT = 20  # lines: 10 two-line rows on screen
 
 
-async def test_only_the_rows_on_screen_are_built() -> None:
+@asynccontextmanager
+async def shown(
+    count: int, *, width: int = 40, focus: bool = True
+) -> AsyncIterator[tuple[ListApp, Pilot[None], Numbers]]:
+    """A list of ``count`` rows on a ``width`` x HEIGHT screen, painted once."""
     app = ListApp()
-    async with app.run_test(size=(40, HEIGHT)) as pilot:
+    async with app.run_test(size=(width, HEIGHT)) as pilot:
         numbers = app.query_one(Numbers)
-        numbers.reset(100_000)
-        numbers.focus()
+        numbers.reset(count)
+        if focus:
+            numbers.focus()
         await pilot.pause()
+        yield app, pilot, numbers
+
+
+async def test_only_the_rows_on_screen_are_built() -> None:
+    async with shown(100_000) as (_app, pilot, numbers):
         assert set(numbers.asked) == set(range(HEIGHT // 2))
         assert numbers.virtual_size.height == 200_000
         numbers.asked.clear()
@@ -71,12 +85,7 @@ async def test_only_the_rows_on_screen_are_built() -> None:
 
 
 async def test_a_cursor_move_builds_only_the_two_rows_it_restyles() -> None:
-    app = ListApp()
-    async with app.run_test(size=(40, HEIGHT)) as pilot:
-        numbers = app.query_one(Numbers)
-        numbers.reset(1000)
-        numbers.focus()
-        await pilot.pause()
+    async with shown(1000) as (app, pilot, numbers):
         numbers.asked.clear()
         await pilot.press("down")
         await pilot.pause()
@@ -85,12 +94,7 @@ async def test_a_cursor_move_builds_only_the_two_rows_it_restyles() -> None:
 
 
 async def test_keys_and_clicks_move_and_choose() -> None:
-    app = ListApp()
-    async with app.run_test(size=(40, HEIGHT)) as pilot:
-        numbers = app.query_one(Numbers)
-        numbers.reset(1000)
-        numbers.focus()
-        await pilot.pause()
+    async with shown(1000) as (app, pilot, numbers):
         await pilot.press("pagedown")
         assert numbers.highlighted == HEIGHT // 2
         await pilot.press("up", "pageup")
@@ -107,11 +111,7 @@ async def test_keys_and_clicks_move_and_choose() -> None:
 
 
 async def test_rows_are_cut_to_their_height_and_the_width() -> None:
-    app = ListApp()
-    async with app.run_test(size=(12, HEIGHT)) as pilot:
-        numbers = app.query_one(Numbers)
-        numbers.reset(3)
-        await pilot.pause()
+    async with shown(3, width=12, focus=False) as (_app, _pilot, numbers):
         lines = [numbers.render_line(y).text for y in range(7)]
         assert lines[0].startswith("row 0") and lines[1].startswith("second")
         assert all(len(line) == numbers.scrollable_content_region.width for line in lines)
@@ -120,11 +120,7 @@ async def test_rows_are_cut_to_their_height_and_the_width() -> None:
 
 
 async def test_an_empty_list_has_no_highlight() -> None:
-    app = ListApp()
-    async with app.run_test(size=(40, HEIGHT)) as pilot:
-        numbers = app.query_one(Numbers)
-        numbers.reset(0)
-        numbers.focus()
+    async with shown(0) as (app, pilot, numbers):
         await pilot.press("down", "end", "enter")
         assert numbers.highlighted is None and app.selections == []
 

@@ -70,26 +70,21 @@ class LineList(ScrollView, can_focus=True):
     """
 
     @dataclass
-    class Highlighted(Message):
+    class RowMessage(Message):
+        """Something happened to row ``index`` of ``line_list``."""
+
+        line_list: LineList
+        index: int
+
+        @property
+        def control(self) -> LineList:
+            return self.line_list
+
+    class Highlighted(RowMessage):
         """The cursor moved to row ``index``."""
 
-        line_list: LineList
-        index: int
-
-        @property
-        def control(self) -> LineList:
-            return self.line_list
-
-    @dataclass
-    class Selected(Message):
+    class Selected(RowMessage):
         """Row ``index`` was chosen (Enter or a click)."""
-
-        line_list: LineList
-        index: int
-
-        @property
-        def control(self) -> LineList:
-            return self.line_list
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
