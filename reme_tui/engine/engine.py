@@ -146,6 +146,7 @@ class Engine:
             self._state.memories,
             lambda: self._state.links,
             self._read_text_or_none,
+            lambda: self._state.tags.file_counts(),
             self.config.all_markdown,
         )
         self._search = SearchPipeline(

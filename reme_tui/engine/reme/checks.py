@@ -33,6 +33,7 @@ class RemeChecks:
         memories: Mapping[str, Memory],
         links: Callable[[], LinkGraph],
         read_text: Callable[[str], str | None],
+        tag_counts: Callable[[], Mapping[str, int]],
         all_markdown: bool = False,
     ) -> None:
         self._root = root
@@ -41,6 +42,7 @@ class RemeChecks:
         self._memories = memories
         self._graph_of = links  # the engine replaces its graph on every rebuild
         self._read_text = read_text
+        self._tag_counts = tag_counts  # canonical tag -> memories filed under it (tag index)
         self._all_markdown = all_markdown
         self._stale_cache: dict[str, tuple[_StaleKey, list[StaleEntry]]] = {}
 
@@ -166,13 +168,6 @@ class RemeChecks:
                 best[canonical] = (count, spelling)
         return {canonical: spelling for canonical, (_, spelling) in best.items()}
 
-    def tag_file_counts(self) -> Counter[str]:
-        """Canonical tag -> how many memories ReMe files under it."""
-        counts: Counter[str] = Counter()
-        for memory in self._memories.values():
-            counts.update(set(memory.tags))
-        return counts
-
     def tag_lints(
         self, path: str, known: Mapping[str, str], files: Mapping[str, int]
     ) -> tuple[list[Diagnostic], TagFix | None]:
@@ -185,7 +180,7 @@ class RemeChecks:
 
     def tag_fixes(self) -> dict[str, TagFix]:
         known = self.preferred_spellings()
-        files = self.tag_file_counts()
+        files = self._tag_counts()
         fixes: dict[str, TagFix] = {}
         for path in sorted(self._memories):
             _diagnostics, fix = self.tag_lints(path, known, files)
@@ -213,7 +208,7 @@ class RemeChecks:
         found = list(found_first)
         checker = SourceChecker(self._root)
         known = self.preferred_spellings()
-        files = self.tag_file_counts()
+        files = self._tag_counts()
         for path in sorted(self._memories):
             found.extend(self._memories[path].diagnostics)
             found.extend(self.diagnostics(path, checker, known, files))

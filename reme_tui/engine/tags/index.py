@@ -48,6 +48,10 @@ class TagIndex:
     def count(self, tag: str) -> int:
         return len(self._files_by_tag.get(tag, ()))
 
+    def file_counts(self) -> dict[str, int]:
+        """Tag -> how many files carry it."""
+        return {tag: len(files) for tag, files in self._files_by_tag.items()}
+
     def __len__(self) -> int:
         return len(self._files_by_tag)
 
