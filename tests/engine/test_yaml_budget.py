@@ -23,6 +23,7 @@ from reme_tui.engine.parse import (
     load_yaml,
     loaded_tag_items,
 )
+from reme_tui.engine.parse.frontmatter.quoting import quote_scalar
 from reme_tui.engine.search.types import SearchQuery
 from tests.helpers import memory, write_workspace
 from tests.yaml_bombs import (
@@ -185,3 +186,12 @@ _values = st.recursive(
 def test_within_the_budget_the_value_is_safe_loads_own(value: Any, style: str | None) -> None:
     text = yaml.safe_dump(value, default_flow_style={"flow": True, "block": False}.get(style or ""))
     assert load_yaml(text) == yaml.safe_load(text)
+
+
+def test_quoting_a_hostile_tag_for_writing_is_bounded_too() -> None:
+    """The writer checks how YAML reads a value back; a tag typed as 100,000 brackets
+    must come back quoted, not raise RecursionError from the check."""
+    value = "[" * 100_000 + "]" * 100_000
+    quoted = quote_scalar(value)
+    assert quoted != value
+    assert load_yaml(f"- {quoted}\n") == [value]

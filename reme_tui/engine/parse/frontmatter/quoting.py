@@ -7,6 +7,8 @@ from typing import Any
 
 import yaml
 
+from .bounded import load_yaml
+
 # PyYAML's reader refuses these anywhere in a stream.
 _NON_PRINTABLE = re.compile(
     "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
@@ -21,7 +23,7 @@ def _same(a: Any, b: Any) -> bool:
 def _round_trips(text: str, value: Any, flow: bool) -> bool:
     source = f"[{text}]" if flow else f"- {text}\n"
     try:
-        loaded = yaml.safe_load(source)
+        loaded = load_yaml(source)
     except yaml.YAMLError:
         return False
     return isinstance(loaded, list) and len(loaded) == 1 and _same(loaded[0], value)
@@ -64,7 +66,7 @@ def quote_scalar(value: str, *, flow: bool = False, prefer: str = "'") -> str:
 
 def _quote_key(name: str) -> str:
     try:
-        if name == name.strip() and yaml.safe_load(f"{name}: x\n") == {name: "x"}:
+        if name == name.strip() and load_yaml(f"{name}: x\n") == {name: "x"}:
             return name
     except yaml.YAMLError:
         pass
