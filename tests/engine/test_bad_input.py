@@ -147,3 +147,27 @@ def test_unreadable_file_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert engine.paths() == ["digest/a.md"]
     diag = next(d for d in engine.diagnostics() if d.path == "digest/locked.md")
     assert diag.code == "unreadable" and "Permission denied" in diag.message
+
+
+def test_ten_thousand_tags_make_one_over_limit_diagnostic(tmp_path: Path) -> None:
+    """Issue 23's sweep: one diagnostic per file, naming the first and how many more."""
+    items = "".join(f"  - tag{n}\n" for n in range(10_000))
+    engine = Engine.open(
+        write_workspace(tmp_path, {"digest/a.md": f"---\nmemory_tags:\n{items}---\nb\n"})
+    )
+    over = [d for d in engine.diagnostics() if d.code == "tag-over-limit"]
+    assert len(over) == 1
+    assert over[0].line == 2
+    assert "'tag3'" in over[0].message and "9,996 more" in over[0].message
+    assert engine.memory("digest/a.md").tags == ("tag0", "tag1", "tag2")  # type: ignore[union-attr]
+
+
+def test_a_megabyte_tag_is_previewed_short_and_escaped(tmp_path: Path) -> None:
+    huge = "\x1b[31m" + "x" * 1_000_000
+    text = f'---\nmemory_tags:\n  - "{huge.replace(chr(27), chr(92) + "e")}"\n  - ok\n---\nb\n'
+    engine = Engine.open(write_workspace(tmp_path, {"digest/a.md": text}))
+    (long,) = [d for d in engine.diagnostics() if d.code == "tag-too-long"]
+    assert len(long.message) < 300
+    assert "\x1b" not in long.message and "\\x1b" in long.message
+    assert f"({len(huge):,} characters)" in long.message
+    assert engine.memory("digest/a.md").tags == ("ok",)  # type: ignore[union-attr]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import reprlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,17 @@ _TAG_REASONS = {
     "too-long": f"is longer than {MAX_TAG_LENGTH} characters",
     "no-alnum": "has no letter or digit",
 }
+
+_PREVIEW_CHARS = 48  # a hostile 1 MB tag must not be copied whole into every message
+_SHORT_REPR = reprlib.Repr()
+_SHORT_REPR.maxstring = _SHORT_REPR.maxother = _PREVIEW_CHARS
+
+
+def _tag_preview(item: Any) -> str:
+    """A short, escaped (repr) view of a tag item; a long string says how long it was."""
+    if isinstance(item, str) and len(item) > _PREVIEW_CHARS:
+        return f"{item[:_PREVIEW_CHARS]!r}... ({len(item):,} characters)"
+    return _SHORT_REPR.repr(item)
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,12 +316,15 @@ def _extract_tags(
     tags: list[str] = []
     spellings: list[tuple[str, str]] = []
     diagnostics: list[Diagnostic] = []
+    over_limit: list[Any] = []
     for item in value:
         verdict = judge_tag(item)
         if verdict.canonical is None:
             reason = _TAG_REASONS.get(verdict.reason or "", "is invalid")
             code = Code.TAG_TOO_LONG if verdict.reason == "too-long" else Code.TAG_INVALID
-            diagnostics.append(Diagnostic(rel, line, code, f"tag {item!r} {reason}; dropped"))
+            diagnostics.append(
+                Diagnostic(rel, line, code, f"tag {_tag_preview(item)} {reason}; dropped")
+            )
             continue
         if verdict.canonical in tags:
             diagnostics.append(
@@ -317,22 +332,28 @@ def _extract_tags(
                     rel,
                     line,
                     Code.TAG_DUPLICATE,
-                    f"tag {item!r} repeats {verdict.canonical!r} after normalization; dropped",
+                    f"tag {_tag_preview(item)} repeats {verdict.canonical!r} after "
+                    "normalization; dropped",
                 )
             )
             continue
         if len(tags) >= MAX_TAGS_PER_FILE:
-            diagnostics.append(
-                Diagnostic(
-                    rel,
-                    line,
-                    Code.TAG_OVER_LIMIT,
-                    f"tag {item!r} is past the first {MAX_TAGS_PER_FILE}; ReMe ignores it",
-                )
-            )
+            over_limit.append(item)
             continue
         tags.append(verdict.canonical)
         spellings.append((verdict.canonical, str(item)))
+    if over_limit:
+        # One per file: 10,000 tags must not become 9,997 diagnostics.
+        more = f" and {len(over_limit) - 1:,} more" if len(over_limit) > 1 else ""
+        diagnostics.append(
+            Diagnostic(
+                rel,
+                line,
+                Code.TAG_OVER_LIMIT,
+                f"tag {_tag_preview(over_limit[0])}{more} past the first {MAX_TAGS_PER_FILE}; "
+                "ReMe ignores them",
+            )
+        )
     return tags, spellings, diagnostics
 
 
