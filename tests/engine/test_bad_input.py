@@ -171,3 +171,22 @@ def test_a_megabyte_tag_is_previewed_short_and_escaped(tmp_path: Path) -> None:
     assert "\x1b" not in long.message and "\\x1b" in long.message
     assert f"({len(huge):,} characters)" in long.message
     assert engine.memory("digest/a.md").tags == ("ok",)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("frontmatter", "code"),
+    [
+        ('name:\n  - "{huge}"\n', "name-not-string"),
+        ('memory_tags: {{k: "{huge}"}}\n', "tags-not-list"),
+    ],
+)
+def test_a_megabyte_value_is_previewed_short_in_every_message(
+    tmp_path: Path, frontmatter: str, code: str
+) -> None:
+    """Not only tags: a wrong-typed `name` or tag field holding 1 MB is not copied whole."""
+    huge = "y" * 1_000_000
+    text = "---\n" + frontmatter.format(huge=huge) + "---\nbody\n"
+    engine = Engine.open(write_workspace(tmp_path, {"digest/a.md": text}))
+    messages = [d.message for d in engine.diagnostics() if d.code == code]
+    assert messages, [d.code for d in engine.diagnostics()]
+    assert all(len(message) < 400 for message in messages)

@@ -51,13 +51,14 @@ _TAG_REASONS = {
     "no-alnum": "has no letter or digit",
 }
 
-_PREVIEW_CHARS = 48  # a hostile 1 MB tag must not be copied whole into every message
+_PREVIEW_CHARS = 48  # a hostile 1 MB value must not be copied whole into every message
 _SHORT_REPR = reprlib.Repr()
 _SHORT_REPR.maxstring = _SHORT_REPR.maxother = _PREVIEW_CHARS
 
 
-def _tag_preview(item: Any) -> str:
-    """A short, escaped (repr) view of a tag item; a long string says how long it was."""
+def _preview(item: Any) -> str:
+    """A short, escaped (repr) view of a frontmatter value; a long string says how long
+    it was."""
     if isinstance(item, str) and len(item) > _PREVIEW_CHARS:
         return f"{item[:_PREVIEW_CHARS]!r}... ({len(item):,} characters)"
     return _SHORT_REPR.repr(item)
@@ -248,7 +249,8 @@ def _load_frontmatter(rel: str, yaml_text: str | None) -> tuple[dict[str, Any], 
                 rel,
                 _key_line(yaml_text, str(bad)),
                 Code.FRONTMATTER_BAD_KEY,
-                f"frontmatter key {bad!r} is not a string; ReMe ignores the whole frontmatter",
+                f"frontmatter key {_preview(bad)} is not a string; "
+                "ReMe ignores the whole frontmatter",
             )
         ]
     for field in _NOT_STRING:
@@ -285,7 +287,7 @@ def _describe_value(value: Any) -> str:
         return "empty"
     kind = type(value).__name__
     article = "an" if kind[0] in "aeiou" else "a"
-    shown = value.isoformat() if hasattr(value, "isoformat") else repr(value)
+    shown = value.isoformat() if hasattr(value, "isoformat") else _preview(value)
     return f"{article} {kind} ({shown})"
 
 
@@ -308,7 +310,8 @@ def _extract_tags(
                     rel,
                     line,
                     Code.TAGS_NOT_LIST,
-                    f"`{field}` is a {type(value).__name__} ({value!r}), not a list, so ReMe reads "
+                    f"`{field}` is a {type(value).__name__} ({_preview(value)}), "
+                    "not a list, so ReMe reads "
                     "no tags; write it as a list",
                 )
             ],
@@ -323,7 +326,7 @@ def _extract_tags(
             reason = _TAG_REASONS.get(verdict.reason or "", "is invalid")
             code = Code.TAG_TOO_LONG if verdict.reason == "too-long" else Code.TAG_INVALID
             diagnostics.append(
-                Diagnostic(rel, line, code, f"tag {_tag_preview(item)} {reason}; dropped")
+                Diagnostic(rel, line, code, f"tag {_preview(item)} {reason}; dropped")
             )
             continue
         if verdict.canonical in tags:
@@ -332,7 +335,7 @@ def _extract_tags(
                     rel,
                     line,
                     Code.TAG_DUPLICATE,
-                    f"tag {_tag_preview(item)} repeats {verdict.canonical!r} after "
+                    f"tag {_preview(item)} repeats {verdict.canonical!r} after "
                     "normalization; dropped",
                 )
             )
@@ -350,7 +353,7 @@ def _extract_tags(
                 rel,
                 line,
                 Code.TAG_OVER_LIMIT,
-                f"tag {_tag_preview(over_limit[0])}{more} past the first {MAX_TAGS_PER_FILE}; "
+                f"tag {_preview(over_limit[0])}{more} past the first {MAX_TAGS_PER_FILE}; "
                 "ReMe ignores them",
             )
         )
