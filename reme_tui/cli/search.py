@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 import logging
 import math
+import signal
 import sys
+import threading
 import time
+from typing import Any
 
 from reme_tui.cli import opening, reme
 from reme_tui.cli.common import EXIT_OK, EXIT_RUNTIME, UsageError, error, warn
@@ -126,12 +129,16 @@ def _follow(
     last = response.to_json()
     logging.getLogger("watchfiles").setLevel(logging.ERROR)
     applied = False  # the saved index is behind: saved when following stops
+    stop = threading.Event()
+    previous = _stop_on_interrupt(stop)
     try:
         for batch in watch_batches(
             engine.root,
+            stop_event=stop,
             all_markdown=engine.config.all_markdown,
             also=engine.is_link_target,
             roots=engine.config.memory_roots,
+            rescan_when_armed=True,
         ):
             delta = engine.apply(batch)
             if delta.workspace_missing or root_is_gone(engine.root):
@@ -155,7 +162,21 @@ def _follow(
             error(f"watching {engine.root} failed: {exc}")
         return EXIT_RUNTIME
     finally:
+        signal.signal(signal.SIGINT, previous)
         saved = not applied or root_is_gone(engine.root) or engine.save()
         if not saved and engine.save_error is not None:
             error(engine.save_error)
     return EXIT_OK
+
+
+def _stop_on_interrupt(stop: threading.Event) -> Any:
+    """Ctrl-C asks --follow to stop between two updates instead of raising wherever it
+    lands: a KeyboardInterrupt inside an update could leave a lock held and the final
+    save waiting on it. A second Ctrl-C interrupts at once. Returns the handler replaced."""
+
+    def interrupted(signum: int, frame: object) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    return signal.signal(signal.SIGINT, interrupted)

@@ -136,6 +136,11 @@ def batch_paths(root: Path, changes: Iterable[tuple[watchfiles.Change, str]]) ->
     return sorted(out)
 
 
+# How often an armed watcher with nothing to report hands control back (see watch_batches).
+ARMED_CHECK_MS = 250
+WHOLE_WORKSPACE = ""  # a batch entry meaning "rescan everything" (Engine.apply rescans it)
+
+
 def watch_batches(
     root: Path,
     *,
@@ -145,17 +150,31 @@ def watch_batches(
     roots: tuple[str, ...] = MEMORY_ROOTS,
     debounce_ms: int = DEFAULT_DEBOUNCE_MS,
     step_ms: int = DEFAULT_STEP_MS,
+    rescan_when_armed: bool = False,
 ) -> Iterator[list[str]]:
-    """Blocking: yield batches of changed relative paths until `stop_event` is set."""
+    """Blocking: yield batches of changed relative paths until `stop_event` is set.
+
+    With ``rescan_when_armed``, the first batch, yielded as soon as the watcher is
+    watching, is ``[WHOLE_WORKSPACE]``: what changed between the caller's scan and the
+    watcher taking hold (an agent writing right after the first results) is caught by
+    rescanning once, not lost. watchfiles hands control back only on changes, so it is
+    asked to yield on a short timeout as well; the first yield of any kind proves it armed.
+    """
+    armed = not rescan_when_armed
     for changes in watchfiles.watch(
         root,
         watch_filter=MemoryFilter(root, all_markdown=all_markdown, also=also, roots=roots),
         debounce=debounce_ms,
         step=step_ms,
         stop_event=stop_event,
+        rust_timeout=ARMED_CHECK_MS if rescan_when_armed else 5_000,
+        yield_on_timeout=rescan_when_armed,
         raise_interrupt=False,
         ignore_permission_denied=True,
     ):
+        if not armed:
+            armed = True
+            yield [WHOLE_WORKSPACE]
         batch = batch_paths(root, changes)
         if batch:
             yield batch
