@@ -28,12 +28,22 @@ def stop_all() -> None:
 
 
 class Terminal:
-    def __init__(self, program: Path, args: list[str], env: dict[str, str], cwd: Path) -> None:
+    def __init__(
+        self,
+        program: Path,
+        args: list[str],
+        env: dict[str, str],
+        cwd: Path,
+        *,
+        columns: int = COLUMNS,
+        lines: int = LINES,
+    ) -> None:
         env = {**env, "TERM": "xterm-256color", "COLORTERM": "truecolor"}
-        self.screen = pyte.Screen(COLUMNS, LINES)
+        self.lines = lines
+        self.screen = pyte.Screen(columns, lines)
         self._stream = pyte.ByteStream(self.screen)
         self.child = pexpect.spawn(
-            str(program), args, env=env, cwd=str(cwd), dimensions=(LINES, COLUMNS)
+            str(program), args, env=env, cwd=str(cwd), dimensions=(lines, columns)
         )
         self.transcript = bytearray()
         _STARTED.append(self)
@@ -43,7 +53,7 @@ class Terminal:
 
     def status(self) -> str:
         """The status bar: the line above the footer."""
-        return self.screen.display[LINES - 2]
+        return self.screen.display[self.lines - 2]
 
     def pump(self, timeout: float = 0.05) -> None:
         try:

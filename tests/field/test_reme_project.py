@@ -61,11 +61,16 @@ def test_junk_tag_fixes_are_shown_before_anything_is_written(
 def test_the_app_opens_the_reme_project_and_searches_it(
     reme_tui: Path, home: dict[str, str], project: Path
 ) -> None:
-    app = Terminal(reme_tui, [], home, project)
+    # Wide enough that a result row shows its whole path (rows are cut to the pane's width).
+    app = Terminal(reme_tui, [], home, project, columns=160)
     app.wait_for(lambda: "index ready" in app.status(), "index ready")
     assert "project/.reme" in app.text()
     app.type("cookie")
-    app.wait_for(lambda: "login-bug-triage" in app.text(), "a ReMe-written note")
+    note = "daily/2026-03-12/login-bug-triage.md"  # ReMe-written; the final results show it
+    app.wait_for(
+        lambda: "3 results" in app.text() and any(note in row for row in app.screen.display),
+        "the ReMe-written note among the results",
+    )
     assert "Traceback" not in app.text()
     assert app.quit() == 0
 
