@@ -195,3 +195,14 @@ def test_quoting_a_hostile_tag_for_writing_is_bounded_too() -> None:
     quoted = quote_scalar(value)
     assert quoted != value
     assert load_yaml(f"- {quoted}\n") == [value]
+
+
+def test_frontmatter_is_read_by_reme_s_parser_not_libyaml(tmp_path: Path) -> None:
+    """libyaml reads `[0?, z]` as a list; PyYAML's parser (ReMe's) refuses it, so ReMe
+    ignores the frontmatter and the memory has no tags."""
+    with pytest.raises(yaml.YAMLError):
+        yaml.safe_load("memory_tags: [0?, z]\n")
+    root = write_workspace(tmp_path, {"digest/a.md": "---\nmemory_tags: [0?, z]\n---\nbody\n"})
+    engine = Engine.open(root)
+    assert engine.memory("digest/a.md").tags == ()  # type: ignore[union-attr]
+    assert "yaml-invalid" in {d.code for d in engine.diagnostics()}
