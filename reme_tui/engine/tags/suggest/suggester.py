@@ -43,10 +43,21 @@ WEIGHTS: dict[str, float] = {
     "similar": 1.5,
     "model": 1.5,
 }
+# One short phrase per signal, for a line with no room for the detail.
+BRIEF: dict[str, str] = {
+    "page": "its entity page",
+    "named": "named in its title",
+    "mentioned": "mentioned",
+    "links_page": "links to its page",
+    "neighbours": "on linked memories",
+    "similar": "on similar memories",
+    "model": "on similar memories (model)",
+}
 MENTION_SATURATION = 4
 NEIGHBOUR_LIMIT = 50
 SIMILAR_K = 10
 QUERY_TERMS = 24
+MIN_VOTERS = 3
 # Below this a suggestion is noise: a lone weak vote from one similar memory.
 MIN_SCORE = 0.35
 
@@ -56,6 +67,10 @@ class Evidence:
     signal: str  # one of WEIGHTS
     score: float  # contribution to the suggestion's score (weight x strength)
     detail: str
+
+    @property
+    def brief(self) -> str:
+        return BRIEF[self.signal]
 
     def to_json(self) -> dict[str, Any]:
         return {"signal": self.signal, "score": round(self.score, 6), "detail": self.detail}
@@ -262,7 +277,9 @@ class TagSuggester:
         return sorted(best.items(), key=lambda item: -item[1])[:SIMILAR_K]
 
     def _vote(self, similar: list[tuple[str, float]], how: str) -> dict[str, tuple[float, str]]:
-        """Rank-weighted vote (1/(rank+1)) of the similar memories' tags, share in [0, 1]."""
+        """Rank-weighted vote (1/(rank+1)) of the similar memories' tags, share in [0, 1],
+        scaled down while fewer than ``MIN_VOTERS`` memories agree (one look-alike is a
+        coincidence, not a pattern)."""
         votes: defaultdict[str, float] = defaultdict(float)
         voters: Counter[str] = Counter()
         total = 0.0
@@ -275,7 +292,10 @@ class TagSuggester:
         if not total:
             return {}
         return {
-            tag: (v / total, f"{voters[tag]} of the {len(similar)} most similar memories {how}")
+            tag: (
+                v / total * min(1.0, voters[tag] / MIN_VOTERS) ** 2,
+                f"{voters[tag]} of the {len(similar)} most similar memories {how}",
+            )
             for tag, v in votes.items()
         }
 
