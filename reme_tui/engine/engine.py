@@ -77,7 +77,7 @@ from .search import (
 from .tags import DEFAULT_TAG_FIELD, Order, OrderBy, TagFix
 
 if TYPE_CHECKING:
-    from .tags.suggest import SuggestionCache, SuggestionReport
+    from .tags import SuggestionCache, SuggestionReport
 from .write import (
     EditResult,
     FixOutcome,
@@ -405,10 +405,13 @@ class Engine:
     def suggest_tags(self, path: str, limit: int = 5) -> SuggestionReport:
         """Existing tags for ``path`` ranked with their evidence (KeyError: not a memory)."""
         if self._suggestions is None:
-            from .tags.suggest import SuggestionCache  # near-duplicate detection: numpy
+            from .tags import SuggestionCache  # near-duplicate detection: numpy
 
             self._suggestions = SuggestionCache(self, lambda: self._state.generation)
         return self._suggestions.suggest(path, limit)
+
+    def keyword_similar(self, path: str, k: int = 10) -> list[tuple[str, float]]:
+        return self._search.keyword_similar(path, k)
 
     def neighbours(self, path: str, limit: int | None = None) -> Neighbours:
         return self._search.neighbours(path, limit)

@@ -56,7 +56,6 @@ BRIEF: dict[str, str] = {
 MENTION_SATURATION = 4
 NEIGHBOUR_LIMIT = 50
 SIMILAR_K = 10
-QUERY_TERMS = 24
 MIN_VOTERS = 3
 # Below this a suggestion is noise: a lone weak vote from one similar memory.
 MIN_SCORE = 0.35
@@ -224,7 +223,10 @@ class TagSuggester:
         )
         yield "links_page", self._links_page(memory)
         yield "neighbours", self._neighbours(memory.path)
-        yield "similar", self._vote(self._keyword_similar(memory), "by keywords")
+        yield (
+            "similar",
+            self._vote(self._engine.keyword_similar(memory.path, SIMILAR_K), "by keywords"),
+        )
         if self._use_model:
             similar = [(s.path, s.similarity) for s in self._engine.similar(memory.path, SIMILAR_K)]
             yield "model", self._vote(similar, "by the model")
@@ -258,23 +260,6 @@ class TagSuggester:
             tag: (n / len(near), f"{n} of its {len(near)} linked memories carry it")
             for tag, n in votes.items()
         }
-
-    def _keyword_similar(self, memory: Memory) -> list[tuple[str, float]]:
-        from ...search import SearchQuery
-
-        terms = Counter(self._engine.tokenize_query("\n".join(c.text for c in memory.chunks)))
-        heading = self._engine.tokenize_query(
-            " ".join(x for x in (memory.name, memory.description) if x)
-        )
-        chosen = list(dict.fromkeys([*heading, *(t for t, _ in terms.most_common(QUERY_TERMS))]))
-        if not chosen:
-            return []
-        query = SearchQuery(" ".join(chosen), limit=SIMILAR_K * 3, expand_links=False)
-        best: dict[str, float] = {}
-        for hit in self._engine.search(query).hits:
-            if hit.path != memory.path and hit.path not in best:
-                best[hit.path] = hit.score
-        return sorted(best.items(), key=lambda item: -item[1])[:SIMILAR_K]
 
     def _vote(self, similar: list[tuple[str, float]], how: str) -> dict[str, tuple[float, str]]:
         """Rank-weighted vote (1/(rank+1)) of the similar memories' tags, share in [0, 1],
