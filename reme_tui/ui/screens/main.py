@@ -254,11 +254,11 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
         engine = self.reme.engine
         tags = engine.list_tags(order_by=order_by)
         diagnostics = engine.diagnostics()
-        from reme_tui.ui.screens.untagged import untagged_paths
-
-        untagged = len(untagged_paths(engine))
-        self.post_message(MetaReady(tags, engine.memory_count, len(diagnostics), untagged))
         counts = compat_counts(diagnostics)
+        # Untagged memories have a part of their own (it opens their review), so the
+        # "ReMe drops" part leaves them out rather than saying it twice.
+        untagged = counts.pop("no-tags", 0)
+        self.post_message(MetaReady(tags, engine.memory_count, len(diagnostics), untagged))
         self.post_message(CompatCounted(counts, format_counts(counts)))
 
     @on(HistoryCounted)
