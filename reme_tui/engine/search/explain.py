@@ -359,14 +359,13 @@ class Explainer:
         mode = "all" if filters.all_tags else "any"
         matched = [t for t in wanted if path in index.files_with(t)]
         excluded_hit = [t for t in excluded if path in index.files_with(t)]
+        wanted_ok = True
         if wanted:
             found = index.files_all(wanted) if filters.all_tags else index.files_any(wanted)
-            passed = path in found
-        else:
-            passed = True
-        passed = passed and path not in index.files_any(excluded)
+            wanted_ok = path in found
+        passed = wanted_ok and path not in index.files_any(excluded)
         missing = [t for t in wanted if t not in matched]
-        hints = self._tag_hints(memory, missing, carried)
+        hints = [] if wanted_ok else self._tag_hints(memory, missing, carried)
         data: dict[str, Any] = {
             "asked": wanted,
             "mode": mode,
@@ -379,15 +378,14 @@ class Explainer:
         has = ", ".join(f"`{t}`" for t in carried) if carried else "no tags"
         asked = (" and " if mode == "all" else " or ").join(f"`{t}`" for t in wanted)
         parts = []
-        if wanted:
-            if passed or (matched and not excluded_hit):
-                parts.append(f"carries {', '.join(f'`{t}`' for t in matched)}")
-            elif not matched or mode == "all":
-                lacks = ", ".join(f"`{t}`" for t in missing)
-                parts.append(f"carries {has}, not {lacks} (asked {asked}, {mode.upper()})")
+        if wanted and wanted_ok:
+            parts.append(f"carries {', '.join(f'`{t}`' for t in matched)} (asked {asked})")
+        elif wanted:
+            lacks = ", ".join(f"`{t}`" for t in missing)
+            parts.append(f"carries {has}, not {lacks} (asked {asked}, {mode.upper()})")
         if excluded_hit:
             parts.append(f"carries excluded {', '.join(f'`{t}`' for t in excluded_hit)}")
-        elif excluded and not wanted:
+        elif excluded:
             parts.append(f"carries none of the excluded {', '.join(f'`{t}`' for t in excluded)}")
         parts.extend(h["text"] for h in hints)
         return Stage("tags", passed, "; ".join(parts), data)
