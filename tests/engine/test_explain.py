@@ -346,3 +346,26 @@ def test_fusion_arithmetic_equals_the_fused_score(workspace: Path, tmp_path: Pat
         assert vector is not None and not vector.skipped
         ranks = [c["rank"] for c in vector.data["chunks"]]
         assert hit.vector_rank in ranks
+
+
+def test_term_contributions_sum_to_every_score_exactly(tmp_path: Path) -> None:
+    """Over the sample workspace, every returned chunk: the terms' ``added`` sum to the
+    search's score exactly (adding the float32 parts in float64 would miss by ~1e-7)."""
+    import shutil
+
+    sample = Path(__file__).resolve().parents[2] / "sample_workspace"
+    engine = Engine.open(shutil.copytree(sample, tmp_path / "ws"))
+    for text in ("atlas deploy launch", "budget review priya alice"):
+        query = SearchQuery(text, limit=40)
+        hits = engine.search(query).hits
+        assert len(hits) > 10
+        for path in dict.fromkeys(h.path for h in hits):
+            keyword = engine.explain(path, query).stage("keyword")
+            assert keyword is not None
+            for chunk in keyword.data["chunks"]:
+                hit = next(
+                    (h for h in hits if (h.path, h.start_line) == (path, chunk["start_line"])),
+                    None,
+                )
+                if hit is not None:
+                    assert sum(t["added"] for t in chunk["terms"]) == hit.score
