@@ -69,6 +69,7 @@ def key_sections() -> KeySections:
     one table the help screen, the palette and the keymap check read."""
     from reme_tui.ui.screens.changes import ChangesScreen, RevertConfirmScreen
     from reme_tui.ui.screens.dupes import DismissedPairsScreen, DupesScreen, MergeConfirmScreen
+    from reme_tui.ui.screens.explain import ExplainScreen, WhyNotScreen
     from reme_tui.ui.widgets.chips import Chip
     from reme_tui.ui.widgets.neighbours import NeighboursList
     from reme_tui.ui.widgets.preview import PreviewScroll
@@ -90,6 +91,7 @@ def key_sections() -> KeySections:
         ),
         ("Changes (c)", [*ChangesScreen.BINDINGS, *RevertConfirmScreen.BINDINGS]),
         ("Diagnostics (!)", list(DiagnosticsScreen.BINDINGS)),
+        ("Why this, why not that (w, W)", [*ExplainScreen.BINDINGS, *WhyNotScreen.BINDINGS]),
         ("Help (?)", list(HelpScreen.BINDINGS)),
     ]
     return [
