@@ -80,7 +80,7 @@ async def test_why_not_takes_a_path_and_highlights_the_dropping_stage(
         names = [s.stage for s in screen.explanation.stages]
         assert table.cursor_row == names.index("tags")
         tags_row = table.get_row_at(names.index("tags"))
-        assert "reverse" in str(tags_row[1].style)
+        assert "reverse" in str(tags_row[1].style) and tags_row[1].plain == "▶ tags"
 
 
 async def test_without_a_search_w_says_what_to_do(app_factory: AppFactory) -> None:

@@ -2,7 +2,8 @@
 (``Engine.explain``), with the stage that dropped it highlighted; and the "why not?"
 prompt that asks for a path (completed from the workspace's memories).
 
-The verdict comes first; each row is one stage: ✓ passed, ✗ failed, - did not apply.
+The verdict comes first; each row is one stage: ✓ passed, ✗ failed, - did not apply; ▶
+marks the stage that dropped the memory.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ _MARKS = {True: ("✓", "green"), False: ("✗", "red")}
 
 
 def stage_rows(explanation: Explanation) -> list[tuple[Text, Text, Text]]:
-    """(mark, stage, detail) per stage; the dropping stage in reverse red."""
+    """(mark, stage, detail) per stage; the dropping stage marked ▶, in reverse red."""
     rows = []
     for stage in explanation.stages:
         mark, style = ("-", "dim") if stage.skipped else _MARKS[stage.passed]
@@ -34,7 +35,7 @@ def stage_rows(explanation: Explanation) -> list[tuple[Text, Text, Text]]:
         rows.append(
             (
                 Text(mark, style=style),
-                Text(stage.stage, style=name_style),
+                Text(f"▶ {stage.stage}" if dropped else f"  {stage.stage}", style=name_style),
                 Text(for_terminal_line(stage.detail), style="dim" if stage.skipped else ""),
             )
         )
@@ -75,8 +76,8 @@ class ExplainScreen(ModalScreen[str | None]):
         # the body is 95% wide with a border; mark and stage columns, the detail the rest
         width = int(self.app.size.width * 0.95) - 4
         table.add_column("", width=1)
-        table.add_column("Stage", width=11)
-        table.add_column("Why", width=max(24, width - 1 - 11 - 6 - 1))
+        table.add_column("Stage", width=13)
+        table.add_column("Why", width=max(24, width - 1 - 13 - 6 - 1))
         for index, row in enumerate(stage_rows(self.explanation)):
             table.add_row(*row, key=str(index), height=None)
         names = [s.stage for s in self.explanation.stages]

@@ -105,7 +105,7 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
         Binding("d", "tag_dupes", "Dupes", id="tag_dupes"),
         Binding("c", "app.changes", "Changes", show=False, id="changes"),
         Binding("exclamation_mark", "diagnostics", "Diagnostics", show=False, id="diagnostics"),
-        Binding("w", "explain", "Why?", id="explain"),
+        Binding("w", "explain", "Why? (this memory and the search)", show=False, id="explain"),
         Binding("W", "why_not", "Why not? (a path)", show=False, id="why_not"),
         Binding("ctrl+b", "toggle_sidebar", "Sidebar", show=False, id="toggle_sidebar"),
         Binding("ctrl+l", "clear_search", "Clear search", show=False, id="clear_search"),
