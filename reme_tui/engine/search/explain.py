@@ -46,7 +46,7 @@ from ..index import ChunkScore, IndexState
 from ..parse import VOIDING_CODES, preview_value
 from ..records import Diagnostic, DocKey, Memory
 from ..reme import RemeLayout
-from ..tags import fingerprint_key, normalize_query_tags, separator_key, walk_tag_items
+from ..tags import normalize_query_tags, walk_tag_items
 from .filters import Filters
 from .fusion import RRF_K, Ranked
 from .pipeline import SearchPipeline, SearchTrace
@@ -397,6 +397,10 @@ class Explainer:
         listed but dropped by ReMe, or a voided frontmatter."""
         if not missing:
             return []
+        # The near-duplicate keys live with dupe detection (rapidfuzz...): loaded only here,
+        # so a headless query does not pay for them.
+        from ..tags import fingerprint_key, separator_key
+
         hints: list[dict[str, str]] = []
         voided = next((d for d in memory.diagnostics if d.code in _NO_FRONTMATTER), None)
         items = memory.frontmatter.get(self._scope.tag_field)
