@@ -114,3 +114,39 @@ def test_explain_needs_a_query_and_refuses_other_modes(
     assert "--explain needs --query" in capsys.readouterr().err
     assert main([str(workspace), "--explain", "README.md", "--query", "x", "--list-tags"]) == 2
     assert main([str(workspace), "--explain", "README.md", "--query", "x", "--order", "asc"]) == 2
+
+
+def test_with_a_model_the_fused_rank_and_score_equal_the_querys(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.engine.tiny_model import build_tiny_model
+    from tests.helpers import memory, write_workspace
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    model = build_tiny_model(tmp_path / "tiny")
+    workspace = write_workspace(
+        tmp_path / "ws",
+        {
+            "daily/2026-03-01/kitten.md": memory("my kitten has soft fur and paws\n"),
+            "daily/2026-03-02/puppy.md": memory("the puppy is a good pet dog\n"),
+            "daily/2026-03-03/python.md": memory("fixed a python bug, the kitten watched\n"),
+            "digest/weather.md": memory("storm and rain in the forecast\n"),
+        },
+    )
+    search = ["--query", "kitten pet", "--model", str(model), "--limit", "4"]
+    base = [str(workspace), "--no-cache"]
+    document = run_json(capsys, [*base, *search, "--json"])
+    assert document["counts"]["hybrid"]  # type: ignore[index]
+    results = document["results"]
+    assert isinstance(results, list) and len(results) >= 3
+    for rank, hit in enumerate(results, 1):
+        explained = run_json(capsys, [*base, "--explain", hit["path"], *search, "--json"])
+        assert (explained["rank"], explained["score"]) == (rank, hit["score"])
+        stages = {s["stage"]: s for s in explained["stages"]}  # type: ignore[union-attr]
+        fusion = stages["fusion"]
+        assert fusion["hybrid"] and fusion["chunks"][0]["total"] == hit["score"]
+        vector = stages["vector"]
+        assert not vector["skipped"]
+        if hit["scores"]["vector"] is not None:
+            similarities = [c["similarity"] for c in vector["chunks"]]
+            assert hit["scores"]["vector"] in similarities
