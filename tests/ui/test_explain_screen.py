@@ -90,3 +90,22 @@ async def test_without_a_search_w_says_what_to_do(app_factory: AppFactory) -> No
         await pilot.press("escape", "W")
         await settle(pilot)
         assert not isinstance(app.screen, WhyNotScreen)
+
+
+async def test_t_in_the_explanation_opens_the_tag_editor_for_that_memory(
+    app_factory: AppFactory,
+) -> None:
+    from reme_tui.ui.screens.edit_tags import TagEditorScreen
+
+    app = app_factory()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await search(pilot)
+        path = app.main_screen.current_path
+        await pilot.press("w")
+        await settle(pilot)
+        assert isinstance(app.screen, ExplainScreen)
+        await pilot.press("t")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, TagEditorScreen)
+        assert screen.path == path

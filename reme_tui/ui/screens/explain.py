@@ -42,14 +42,22 @@ def stage_rows(explanation: Explanation) -> list[tuple[Text, Text, Text]]:
     return rows
 
 
-class ExplainScreen(ModalScreen[str | None]):
-    """One explanation; Enter opens the memory (dismisses with its path), Esc closes."""
+# What the person chose to do next: ("open" | "tags" | "dupes", the memory's path).
+ExplainChoice = tuple[str, str]
+
+
+class ExplainScreen(ModalScreen[ExplainChoice | None]):
+    """One explanation. Dismisses with what to do next (the main screen does it): open the
+    memory, edit its tags (the one write door: add the missing tag), or review the
+    near-duplicate tags (merge the variant it carries); Esc closes."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "dismiss", "Close", id="explain.close"),
         Binding("j", "cursor_down", "Down", show=False, id="explain.down"),
         Binding("k", "cursor_up", "Up", show=False, id="explain.up"),
-        Binding("o", "open", "Open the memory", id="explain.open"),
+        Binding("o", "choose('open')", "Open the memory", id="explain.open"),
+        Binding("t", "choose('tags')", "Edit its tags", id="explain.edit_tags"),
+        Binding("d", "choose('dupes')", "Review near-duplicate tags", id="explain.dupes"),
     ]
 
     def __init__(self, explanation: Explanation, search: str) -> None:
@@ -69,7 +77,7 @@ class ExplainScreen(ModalScreen[str | None]):
                 Text(for_terminal_line(explanation.verdict), style=style), id="explain-verdict"
             )
             yield DataTable(id="explain-table", cursor_type="row", zebra_stripes=True)
-            yield Label("o opens the memory, Esc closes", id="explain-hint")
+            yield Label(_hint(explanation), id="explain-hint")
 
     def on_mount(self) -> None:
         table: DataTable[Any] = self.query_one(DataTable)
@@ -91,12 +99,30 @@ class ExplainScreen(ModalScreen[str | None]):
     def action_cursor_up(self) -> None:
         self.query_one(DataTable).action_cursor_up()
 
-    def action_open(self) -> None:
+    def action_choose(self, what: str) -> None:
         discovery = self.explanation.stage("discovery")
         if discovery is None or not discovery.passed:
-            self.notify("Not a memory: nothing to open", severity="warning")
+            self.notify("Not a memory: nothing to open or edit", severity="warning")
             return
-        self.dismiss(self.explanation.path)
+        self.dismiss((what, self.explanation.path))
+
+
+def _variant(explanation: Explanation) -> str | None:
+    """The near-duplicate spelling the memory carries instead of an asked tag, if any."""
+    tags = explanation.stage("tags")
+    hints = tags.data.get("hints", []) if tags is not None else []
+    return next((h["tag"] for h in hints if h.get("kind") == "variant"), None)
+
+
+def _hint(explanation: Explanation) -> str:
+    discovery = explanation.stage("discovery")
+    if discovery is None or not discovery.passed:
+        return "Esc closes"
+    keys = "o opens the memory, t edits its tags"
+    variant = _variant(explanation)
+    if variant is not None:
+        keys += f", d reviews near-duplicate tags (merge `{for_terminal_line(variant)}`?)"
+    return keys + ", Esc closes"
 
 
 class WhyNotScreen(ModalScreen[str | None]):

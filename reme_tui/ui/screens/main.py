@@ -737,9 +737,16 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
             self.notify(str(error), severity="error")
             return
 
-        def closed(open_path: str | None) -> None:
-            if open_path:
-                self.open_memory(open_path)
+        def closed(choice: tuple[str, str] | None) -> None:
+            if choice is None:
+                return
+            what, chosen = choice
+            if what == "open":
+                self.open_memory(chosen)
+            elif what == "tags":
+                self.reme.open_tag_editor(chosen)
+            elif what == "dupes":
+                self.reme.open_tag_dupes()
 
         label = _search_label(self.shown_state or self.state)
         self.app.push_screen(ExplainScreen(explanation, label), closed)
