@@ -636,8 +636,7 @@ class Explainer:
         if not hybrid:
             branch = "keyword" if trace.keyword or not trace.vector else "vector"
             detail = f"one branch only ({branch}): its own scores and ranking"
-            if mine:
-                detail += f"; fused rank {mine[0][0]}"
+            detail += f"; fused rank {mine[0][0]}" if mine else "; not among its hits"
             return Stage(
                 "fusion",
                 bool(mine),
