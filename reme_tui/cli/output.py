@@ -11,7 +11,7 @@ import sys
 from typing import Any, TextIO
 
 from reme_tui.cli.common import info
-from reme_tui.engine import Engine
+from reme_tui.engine import Engine, Explanation
 from reme_tui.engine.search import SearchResponse
 from reme_tui.safe_text import for_json, for_terminal, for_terminal_line
 
@@ -66,6 +66,23 @@ def format_response(response: SearchResponse, *, color: bool = False) -> str:
                     lines.append(f"    {arrow} {path}  {shown}")
                     anchors = map(for_terminal_line, item.anchors)
                     lines.extend(f"        via anchor=#{anchor}" for anchor in anchors)
+    return "\n".join(lines) + "\n"
+
+
+_MARKS = {True: ("✓", "32"), False: ("✗", "31")}
+
+
+def format_explanation(explanation: Explanation, *, color: bool = False) -> str:
+    """The verdict, then one line per stage: ✓ passed, ✗ failed, - did not apply; the
+    stage that dropped the memory is marked with ▶."""
+    code = "1;32" if explanation.returned else "1;31"
+    lines = [paint(for_terminal_line(explanation.verdict), code, color)]
+    for stage in explanation.stages:
+        mark, mark_color = ("-", "2") if stage.skipped else _MARKS[stage.passed]
+        pointer = "▶" if stage.stage == explanation.dropped_at else " "
+        name = f"{stage.stage:<11}"
+        detail = for_terminal_line(stage.detail)
+        lines.append(f"{pointer} {paint(mark, mark_color, color)} {name} {detail}")
     return "\n".join(lines) + "\n"
 
 

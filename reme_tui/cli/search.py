@@ -1,4 +1,5 @@
-"""--query: one search like ReMe's, or (--follow) the same search again on every change."""
+"""--query: one search like ReMe's, or (--follow) the same search again on every change;
+--explain: why one memory is or is not among that search's results."""
 
 from __future__ import annotations
 
@@ -13,7 +14,14 @@ from typing import Any
 
 from reme_tui.cli import opening, reme
 from reme_tui.cli.common import EXIT_OK, EXIT_RUNTIME, UsageError, error, warn
-from reme_tui.cli.output import format_response, mention_diagnostics, paint, print_json, use_color
+from reme_tui.cli.output import (
+    format_explanation,
+    format_response,
+    mention_diagnostics,
+    paint,
+    print_json,
+    use_color,
+)
 from reme_tui.engine import DateError, Engine, parse_date
 from reme_tui.engine.search import (
     DEFAULT_VECTOR_WEIGHT,
@@ -67,7 +75,9 @@ def filters_from(args: argparse.Namespace) -> Filters:
     )
 
 
-def run_query(args: argparse.Namespace) -> int:
+def _query_from(args: argparse.Namespace) -> tuple[Engine, SearchQuery]:
+    """The search the flags ask for (checked before the workspace is opened), and the
+    engine opened with the model the flags name."""
     limit = DEFAULT_LIMIT if args.limit is None else args.limit
     min_score = 0.0 if args.min_score is None else args.min_score
     if not args.query.strip():
@@ -88,6 +98,11 @@ def run_query(args: argparse.Namespace) -> int:
         min_score=min_score,
         vector_weight=DEFAULT_VECTOR_WEIGHT if weight is None else weight,
     )
+    return engine, query
+
+
+def run_query(args: argparse.Namespace) -> int:
+    engine, query = _query_from(args)
     response = _search_or_usage_error(engine, query)
     for warning in response.warnings:
         warn(warning)
@@ -98,6 +113,26 @@ def run_query(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(format_response(response, color=use_color(sys.stdout)))
     mention_diagnostics(engine)
+    return EXIT_OK
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    """--explain PATH --query TEXT: the search's stages for that one memory. A path that is
+    no memory is explained (exit 0); one that does not exist exits 1."""
+    if args.query is None:
+        raise UsageError("--explain needs --query TEXT: the search to explain")
+    engine, query = _query_from(args)
+    try:
+        explanation = engine.explain(args.explain, query)
+    except SearchError as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        print_json(explanation.to_json())
+    else:
+        sys.stdout.write(format_explanation(explanation, color=use_color(sys.stdout)))
+    if not explanation.exists:
+        error(f"{args.explain}: no such file")
+        return EXIT_RUNTIME
     return EXIT_OK
 
 

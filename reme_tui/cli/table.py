@@ -144,6 +144,10 @@ MODES: tuple[Mode, ...] = (
     Mode(flag("--query", group=_MODES_GROUP, metavar="TEXT",
               help="search like ReMe's memory search"),
          search.run_query, _INDEX | _SEARCH | _SEMANTIC | {"follow", "json"}),
+    Mode(flag("--explain", group=_MODES_GROUP, metavar="PATH",
+              help="why the memory at PATH is (or is not) among --query's results, stage "
+                   "by stage; takes every search filter"),
+         search.run_explain, _INDEX | _SEARCH | _SEMANTIC | {"query", "json"}),
     Mode(flag("--list-tags", group=_MODES_GROUP, action="store_true",
               help="list tags with file counts"),
          tags.run_list_tags, _INDEX | {"order_by", "order", "json"}),
@@ -214,7 +218,8 @@ def build_parser(version: str) -> argparse.ArgumentParser:
         ),
         epilog=(
             "exit codes: 0 success (also zero results), 1 runtime error (missing or "
-            "unreadable workspace), 2 usage error (also: a flag the mode does not use)"
+            "unreadable workspace; --explain of a file that does not exist), 2 usage error "
+            "(also: a flag the mode does not use)"
         ),
     )
     parser.add_argument(
@@ -249,6 +254,9 @@ def given(args: argparse.Namespace, dest: str) -> bool:
 def select_mode(args: argparse.Namespace) -> Mode:
     """The mode the arguments ask for; UsageError for two modes or a flag the mode ignores."""
     chosen = [mode for mode in MODES if mode.flag is not None and given(args, mode.flag.dest)]
+    # A mode may take another mode's flag as an option (--explain PATH --query TEXT).
+    taken = {dest for mode in chosen for dest in mode.accepts}
+    chosen = [m for m in chosen if m.flag is None or m.flag.dest not in taken] or chosen
     if len(chosen) > 1:
         raise UsageError(f"{' and '.join(m.label for m in chosen)} cannot be combined")
     mode = chosen[0] if chosen else MODES[-1]

@@ -45,7 +45,16 @@ if TYPE_CHECKING:
         Memory,
         WriteResult,
     )
-    from .search import NO_FILTERS, Filters, SearchError, SearchHit, SearchQuery, SearchResponse
+    from .search import (
+        NO_FILTERS,
+        Explanation,
+        Filters,
+        SearchError,
+        SearchHit,
+        SearchQuery,
+        SearchResponse,
+        Stage,
+    )
 
 _WHERE = {
     "Code": "codes",
@@ -72,6 +81,8 @@ _WHERE = {
     "Memory": "records",
     "WriteResult": "records",
     "NO_FILTERS": "search",
+    "Explanation": "search",
+    "Stage": "search",
     "Filters": "search",
     "SearchError": "search",
     "SearchHit": "search",
@@ -92,6 +103,7 @@ __all__ = [
     "EditError",
     "Engine",
     "EngineConfig",
+    "Explanation",
     "FieldLink",
     "Filters",
     "InvalidTag",
@@ -102,6 +114,7 @@ __all__ = [
     "SearchQuery",
     "SearchResponse",
     "Severity",
+    "Stage",
     "UnsafeEditError",
     "WorkspaceError",
     "WriteResult",

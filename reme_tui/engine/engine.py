@@ -67,6 +67,9 @@ from .reme import (
 )
 from .search import (
     NO_FILTERS,
+    Explainer,
+    ExplainScope,
+    Explanation,
     Filters,
     Neighbours,
     SearchPipeline,
@@ -155,6 +158,20 @@ class Engine:
         )
         self._search = SearchPipeline(
             root, self._state, self._lock, self.config.layout, self._checks
+        )
+        scope = self.config.scope
+        self._explainer = Explainer(
+            self._search,
+            self._state,
+            self._lock,
+            ExplainScope(
+                root,
+                scope.tag_field,
+                scope.all_markdown,
+                scope.roots,
+                scope.max_file_bytes,
+                self.config.layout,
+            ),
         )
         self._writes = WriteDoor(
             root,
@@ -464,6 +481,10 @@ class Engine:
 
     def search(self, query: SearchQuery) -> SearchResponse:
         return self._search.search(query)
+
+    def explain(self, path: str | os.PathLike[str], query: SearchQuery) -> Explanation:
+        """Why the memory at ``path`` is returned by ``query``, or the stage that drops it."""
+        return self._explainer.explain(path, query)
 
     def match_dates(self, text: str, filters: Filters = NO_FILTERS) -> list[str | None]:
         """The date of every chunk whose words match ``text`` under ``filters``."""

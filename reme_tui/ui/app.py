@@ -69,6 +69,7 @@ def key_sections() -> KeySections:
     one table the help screen, the palette and the keymap check read."""
     from reme_tui.ui.screens.changes import ChangesScreen, RevertConfirmScreen
     from reme_tui.ui.screens.dupes import DismissedPairsScreen, DupesScreen, MergeConfirmScreen
+    from reme_tui.ui.screens.explain import ExplainScreen, WhyNotScreen
     from reme_tui.ui.screens.untagged import UntaggedScreen
     from reme_tui.ui.widgets.chips import Chip
     from reme_tui.ui.widgets.neighbours import NeighboursList
@@ -92,6 +93,7 @@ def key_sections() -> KeySections:
         ("Changes (c)", [*ChangesScreen.BINDINGS, *RevertConfirmScreen.BINDINGS]),
         ("Diagnostics (!)", list(DiagnosticsScreen.BINDINGS)),
         ("Untagged memories (u)", list(UntaggedScreen.BINDINGS)),
+        ("Why this, why not that (w, W)", [*ExplainScreen.BINDINGS, *WhyNotScreen.BINDINGS]),
         ("Help (?)", list(HelpScreen.BINDINGS)),
     ]
     return [

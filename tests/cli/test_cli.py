@@ -125,9 +125,9 @@ def test_diagnostics_json(workspace: Path, capsys: pytest.CaptureFixture[str]) -
         (["--query", "  "], "query cannot be empty"),
         (
             ["--list-tags", "--tag", "alice"],
-            "--tag only applies with --query, not with --list-tags",
+            "--tag only applies with --query or --explain, not with --list-tags",
         ),
-        (["--json"], "--json only applies with a headless mode (--query, --list-tags"),
+        (["--json"], "--json only applies with a headless mode (--query, --explain, --list-tags"),
         (["--order", "asc"], "--order only applies with --list-tags"),
         (["--order-by", "tag"], "--order-by only applies with --list-tags"),
         (["--query", "x", "--theme", "reme-paper"], "--theme only applies with the app"),

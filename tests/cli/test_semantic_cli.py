@@ -126,7 +126,8 @@ def test_vector_weight_out_of_range_is_a_usage_error(
 
 def test_vector_weight_needs_query(workspace: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(workspace), "--list-tags", "--vector-weight", "0.5"]) == 2
-    assert "--vector-weight only applies with --query or the app" in capsys.readouterr().err
+    expected = "--vector-weight only applies with --query or --explain or the app"
+    assert expected in capsys.readouterr().err
 
 
 def bm25_json(workspace: Path, capsys: pytest.CaptureFixture[str]) -> dict:

@@ -78,3 +78,17 @@ def test_help_screen(snap_compare: Any, app_factory: AppFactory) -> None:
         await settle(pilot)
 
     assert snap_compare(app_factory(), terminal_size=SIZE, run_before=open_help)
+
+
+def test_explain_view(snap_compare: Any, app_factory: AppFactory) -> None:
+    """Why not: a memory the tag chip drops, with the tags stage highlighted."""
+
+    async def explain_broken(pilot: Pilot[Any]) -> None:
+        await tag_search_with_dates(pilot)
+        await pilot.press("escape", "W")
+        await settle(pilot)
+        await pilot.press(*"digest/broken.md", "enter")
+        await settle(pilot)
+        await steady_cursors(pilot)
+
+    assert snap_compare(app_factory(), terminal_size=SIZE, run_before=explain_broken)

@@ -6,7 +6,7 @@ warm starts (``store``, ``store_choice``)."""
 
 from .build import ProgressCallback, build_cold, build_warm, commit
 from .collector import collector_paused, freeze_after_builds
-from .keyword import KeywordIndex
+from .keyword import ChunkScore, KeywordIndex, TermScore
 from .link_graph import Edge, LinkGraph
 from .loader import Reread, load_all, reread_one, start_pool_helpers, worker_setting_problem
 from .semantic import STATE_KEY, Semantic, SemanticStatus, SimilarMemory, try_load_model
@@ -18,6 +18,7 @@ from .vectors import Embedder, EmbeddingCache, VectorIndex, load_model
 
 __all__ = [
     "STATE_KEY",
+    "ChunkScore",
     "Edge",
     "Embedder",
     "EmbeddingCache",
@@ -34,6 +35,7 @@ __all__ = [
     "SimilarMemory",
     "Snapshot",
     "StoreInvalid",
+    "TermScore",
     "Update",
     "VectorIndex",
     "build_cold",

@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 from itertools import accumulate, chain, islice
 from typing import Any, cast
 
@@ -56,6 +57,38 @@ _BULK_MIN_DOCS = 16
 _BULK_BATCH_TOKENS = 1 << 21
 # Never compact while fewer stale posting entries than this have accumulated.
 _MIN_STALE_TO_COMPACT = 1 << 16
+
+
+@dataclass(frozen=True, slots=True)
+class TermScore:
+    """One query term's part of a chunk's BM25 score.
+
+    ``part`` is ``idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avg_len))`` in
+    float32; ``added`` is what it added to the float32 running sum (the parts are added
+    in query order, as ReMe does): the ``added`` values sum to the score exactly.
+    """
+
+    term: str
+    tf: int
+    df: int
+    idf: float
+    part: float
+    added: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkScore:
+    """A chunk's BM25 score with its terms and the statistics it was computed with."""
+
+    key: DocKey
+    score: float
+    terms: tuple[TermScore, ...]
+    length: int  # tokens in the chunk
+    avg_length: float  # mean tokens over the live chunks
+    length_norm: float  # 1 - b + b * length / avg_length
+    documents: int  # N: live chunks
+    k1: float
+    b: float
 
 
 def _stable_argsort(a: np.ndarray) -> np.ndarray:
@@ -594,6 +627,56 @@ class KeywordIndex:
         hits = np.flatnonzero(scores > 0)
         keys = cast(list[DocKey], self._slot_key)
         return {keys[s]: v for s, v in zip(hits.tolist(), scores[hits].tolist(), strict=True)}
+
+    def explain(self, key: DocKey, query_tokens: Sequence[str]) -> ChunkScore | None:
+        """How document ``key`` scores for ``query_tokens``, term by term (None: not
+        indexed): the same float32 arithmetic as ``_scores``, in the same order, so the
+        ``added`` of the terms sum to the score ``top_k`` gives, exactly."""
+        slot = self._key_slot.get(key)
+        if slot is None:
+            return None
+        n_live = len(self._key_slot)
+        length = int(self._slot_len[slot])
+        avg = self._total_len / n_live if n_live else 1.0
+        length_term = self._length_terms()[slot]
+        k1p1 = np.float32(self.k1 + 1.0)
+        denom_base = np.float32(self.k1 * (1.0 - self.b))
+        total = np.float32(0.0)
+        terms: list[TermScore] = []
+        for token in dict.fromkeys(query_tokens):
+            tid = self._term_id.get(token)
+            df = self._df[tid] if tid is not None else 0
+            if tid is None or df <= 0:
+                terms.append(TermScore(token, 0, 0, 0.0, 0.0, 0.0))
+                continue
+            idf = np.float32(math.log(1.0 + (n_live - df + 0.5) / (df + 0.5)))
+            m = self._p_len[tid]
+            where = np.flatnonzero(self._p_slots[tid][:m] == slot)
+            tf_count = int(self._p_tfs[tid][:m][where[0]]) if where.shape[0] else 0
+            if not tf_count:
+                terms.append(TermScore(token, 0, df, float(idf), 0.0, 0.0))
+                continue
+            tf = np.float32(tf_count)
+            denominator = np.float32(tf + denom_base)
+            denominator = np.float32(denominator + length_term)
+            part = np.float32(idf * tf)
+            part = np.float32(part * k1p1)
+            part = np.float32(part / denominator)
+            before = total
+            total = np.float32(total + part)
+            added = float(total) - float(before)
+            terms.append(TermScore(token, tf_count, df, float(idf), float(part), added))
+        return ChunkScore(
+            key=key,
+            score=float(total),
+            terms=tuple(terms),
+            length=length,
+            avg_length=avg,
+            length_norm=1.0 - self.b + self.b * length / avg if avg > 0 else 1.0,
+            documents=n_live,
+            k1=self.k1,
+            b=self.b,
+        )
 
     def terms_in(self, key: DocKey, query_tokens: Sequence[str]) -> tuple[str, ...]:
         """The query tokens (deduplicated, in query order) that occur in document ``key``:

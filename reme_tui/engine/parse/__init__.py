@@ -3,10 +3,12 @@ ReMe-exact chunking (with the mistletoe helpers), the wikilink parser and the to
 
 from .document import (
     DEFAULT_MAX_FILE_BYTES,
+    VOIDING_CODES,
     ReadFailure,
     content_hash,
     decode_text,
     parse_memory,
+    preview_value,
     read_file,
 )
 from .frontmatter import (
@@ -38,6 +40,7 @@ __all__ = [
     "BOM_NOTE",
     "DEFAULT_BUDGET",
     "DEFAULT_MAX_FILE_BYTES",
+    "VOIDING_CODES",
     "AddTag",
     "FrontmatterTooComplex",
     "ReadFailure",
@@ -57,6 +60,7 @@ __all__ = [
     "parse_field_links",
     "parse_links",
     "parse_memory",
+    "preview_value",
     "quote_scalar",
     "read_file",
     "read_tags",

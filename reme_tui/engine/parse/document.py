@@ -23,7 +23,7 @@ import yaml
 from ..codes import Code
 from ..files import FileTooLarge, date_from_path, read_regular
 from ..records import Diagnostic, Memory
-from ..tags import DEFAULT_TAG_FIELD, MAX_TAG_LENGTH, MAX_TAGS_PER_FILE, judge_tag
+from ..tags import DEFAULT_TAG_FIELD, MAX_TAG_LENGTH, MAX_TAGS_PER_FILE, walk_tag_items
 from .chunking import chunk_body
 from .frontmatter.bounded import FrontmatterTooComplex, load_yaml
 from .frontmatter.split import split_frontmatter
@@ -32,7 +32,8 @@ from .wikilinks import parse_field_links, parse_links
 DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
 _BINARY_SNIFF_BYTES = 8192
 
-_VOIDING_CODES = frozenset(
+# The codes that void a whole frontmatter block (tags included): ReMe reads it as empty.
+VOIDING_CODES = frozenset(
     {
         Code.YAML_INVALID,
         Code.FRONTMATTER_TOO_COMPLEX,
@@ -56,7 +57,7 @@ _SHORT_REPR = reprlib.Repr()
 _SHORT_REPR.maxstring = _SHORT_REPR.maxother = _PREVIEW_CHARS
 
 
-def _preview(item: Any) -> str:
+def preview_value(item: Any) -> str:
     """A short, escaped (repr) view of a frontmatter value; a long string says how long
     it was."""
     if isinstance(item, str) and len(item) > _PREVIEW_CHARS:
@@ -179,7 +180,7 @@ def parse_memory(
     tags, spellings, tag_diagnostics = _extract_tags(rel, frontmatter, tag_field, yaml_text)
     diagnostics.extend(tag_diagnostics)
 
-    voided = any(d.code in _VOIDING_CODES for d in diagnostics)
+    voided = any(d.code in VOIDING_CODES for d in diagnostics)
     if not tags and not tag_diagnostics and not voided:
         diagnostics.append(
             Diagnostic(rel, None, Code.NO_TAGS, "memory has no tags, so tag filters never find it")
@@ -249,7 +250,7 @@ def _load_frontmatter(rel: str, yaml_text: str | None) -> tuple[dict[str, Any], 
                 rel,
                 _key_line(yaml_text, str(bad)),
                 Code.FRONTMATTER_BAD_KEY,
-                f"frontmatter key {_preview(bad)} is not a string; "
+                f"frontmatter key {preview_value(bad)} is not a string; "
                 "ReMe ignores the whole frontmatter",
             )
         ]
@@ -287,7 +288,7 @@ def _describe_value(value: Any) -> str:
         return "empty"
     kind = type(value).__name__
     article = "an" if kind[0] in "aeiou" else "a"
-    shown = value.isoformat() if hasattr(value, "isoformat") else _preview(value)
+    shown = value.isoformat() if hasattr(value, "isoformat") else preview_value(value)
     return f"{article} {kind} ({shown})"
 
 
@@ -310,7 +311,7 @@ def _extract_tags(
                     rel,
                     line,
                     Code.TAGS_NOT_LIST,
-                    f"`{field}` is a {type(value).__name__} ({_preview(value)}), "
+                    f"`{field}` is a {type(value).__name__} ({preview_value(value)}), "
                     "not a list, so ReMe reads "
                     "no tags; write it as a list",
                 )
@@ -320,31 +321,29 @@ def _extract_tags(
     spellings: list[tuple[str, str]] = []
     diagnostics: list[Diagnostic] = []
     over_limit: list[Any] = []
-    for item in value:
-        verdict = judge_tag(item)
-        if verdict.canonical is None:
-            reason = _TAG_REASONS.get(verdict.reason or "", "is invalid")
-            code = Code.TAG_TOO_LONG if verdict.reason == "too-long" else Code.TAG_INVALID
+    for walked in walk_tag_items(value):
+        item = walked.item
+        if walked.canonical is None:
+            reason = _TAG_REASONS.get(walked.outcome, "is invalid")
+            code = Code.TAG_TOO_LONG if walked.outcome == "too-long" else Code.TAG_INVALID
             diagnostics.append(
-                Diagnostic(rel, line, code, f"tag {_preview(item)} {reason}; dropped")
+                Diagnostic(rel, line, code, f"tag {preview_value(item)} {reason}; dropped")
             )
-            continue
-        if verdict.canonical in tags:
+        elif walked.outcome == "duplicate":
             diagnostics.append(
                 Diagnostic(
                     rel,
                     line,
                     Code.TAG_DUPLICATE,
-                    f"tag {_preview(item)} repeats {verdict.canonical!r} after "
+                    f"tag {preview_value(item)} repeats {walked.canonical!r} after "
                     "normalization; dropped",
                 )
             )
-            continue
-        if len(tags) >= MAX_TAGS_PER_FILE:
+        elif walked.outcome == "over-limit":
             over_limit.append(item)
-            continue
-        tags.append(verdict.canonical)
-        spellings.append((verdict.canonical, str(item)))
+        else:
+            tags.append(walked.canonical)
+            spellings.append((walked.canonical, str(item)))
     if over_limit:
         # One per file: 10,000 tags must not become 9,997 diagnostics.
         more = f" and {len(over_limit) - 1:,} more" if len(over_limit) > 1 else ""
@@ -353,7 +352,7 @@ def _extract_tags(
                 rel,
                 line,
                 Code.TAG_OVER_LIMIT,
-                f"tag {_preview(over_limit[0])}{more} past the first {MAX_TAGS_PER_FILE}; "
+                f"tag {preview_value(over_limit[0])}{more} past the first {MAX_TAGS_PER_FILE}; "
                 "ReMe ignores them",
             )
         )

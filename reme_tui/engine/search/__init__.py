@@ -1,12 +1,14 @@
 """The search pipeline (``pipeline``: filters -> retrieval -> fusion -> cut-off -> hits ->
 link expansion), its types (``types``), the one ``Filters`` value (``filters``), ReMe's path
 and metadata filters (``reme_filters``), fusion and the cut-off (``fusion``), and the query
-grammar people type (``grammar``: ``tag:``, ``since:``...)."""
+grammar people type (``grammar``: ``tag:``, ``since:``...), and why one memory was or
+was not returned (``explain``)."""
 
+from .explain import STAGES, Explainer, ExplainScope, Explanation, Stage
 from .filters import NO_FILTERS, Filters
 from .fusion import Ranked, apply_cutoff, candidate_count, fuse
 from .grammar import SearchState, parse_query
-from .pipeline import SearchPipeline
+from .pipeline import SearchPipeline, SearchTrace
 from .reme_filters import MetaArgError, MetaTest, PathFilter, metadata_matches, parse_meta
 from .types import (
     DEFAULT_LIMIT,
@@ -26,6 +28,10 @@ __all__ = [
     "DEFAULT_VECTOR_WEIGHT",
     "MAX_LINKS_PER_DIRECTION",
     "NO_FILTERS",
+    "STAGES",
+    "ExplainScope",
+    "Explainer",
+    "Explanation",
     "Filters",
     "MetaArgError",
     "MetaTest",
@@ -39,6 +45,8 @@ __all__ = [
     "SearchQuery",
     "SearchResponse",
     "SearchState",
+    "SearchTrace",
+    "Stage",
     "TagFilterInfo",
     "apply_cutoff",
     "candidate_count",

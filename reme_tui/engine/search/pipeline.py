@@ -18,7 +18,7 @@ import numpy as np
 from ..dates import date_bound
 from ..index import IndexState
 from ..parse import tokenize
-from ..records import Memory
+from ..records import DocKey, Memory
 from ..reme import RemeChecks, RemeLayout, SourceChecker
 from ..tags import TagError, normalize_query_tags
 from .filters import NO_FILTERS, Filters
@@ -45,6 +45,22 @@ class _FilterResult:
     info: TagFilterInfo | None
     warnings: tuple[str, ...]
     mask: np.ndarray | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchTrace:
+    """One search as it went: the response, and what each step produced on the way
+    (the allowed paths, the two branches' candidates, the fused list, the cut list)."""
+
+    response: SearchResponse
+    allowed: frozenset[str] | None
+    tokens: tuple[str, ...]
+    candidates: int
+    keyword: tuple[tuple[DocKey, float], ...]
+    vector: tuple[tuple[DocKey, float], ...]
+    fused: tuple[Ranked, ...]
+    ranked: tuple[Ranked, ...]
+    query_vec: np.ndarray | None
 
 
 class SearchPipeline:
@@ -166,6 +182,10 @@ class SearchPipeline:
 
     def search(self, query: SearchQuery) -> SearchResponse:
         """SPEC steps 1-7 for ``query``."""
+        return self.trace(query).response
+
+    def trace(self, query: SearchQuery) -> SearchTrace:
+        """``search`` with what each step produced along the way (for ``explain``)."""
         text = (query.text or "").strip()
         if not text:
             raise SearchError("query cannot be empty")
@@ -193,16 +213,15 @@ class SearchPipeline:
             semantic_warning = semantic.warning()
             if semantic_warning:
                 warnings.append(semantic_warning)
-            ranked = apply_cutoff(
-                fuse(keyword, vector, query.vector_weight), query.min_score, query.limit
-            )
+            fused = fuse(keyword, vector, query.vector_weight)
+            ranked = apply_cutoff(fused, query.min_score, query.limit)
             checker = SourceChecker(self.root)
             hits = [self._hit(r, tokens, checker) for r in ranked]
             links: dict[str, Neighbours] = {}
             if query.expand_links:
                 for path in dict.fromkeys(h.path for h in hits):
                     links[path] = self.neighbours(path, limit=MAX_LINKS_PER_DIRECTION)
-        return SearchResponse(
+        response = SearchResponse(
             query=text,
             hits=hits,
             tag_filter=info,
@@ -216,6 +235,17 @@ class SearchPipeline:
             warnings=warnings,
             query_tokens=tokens,
             vector_error=vector_error,
+        )
+        return SearchTrace(
+            response=response,
+            allowed=allowed,
+            tokens=tuple(tokens),
+            candidates=candidates,
+            keyword=tuple(keyword),
+            vector=tuple(vector),
+            fused=tuple(fused),
+            ranked=tuple(ranked),
+            query_vec=query_vec,
         )
 
     def _hit(self, ranked: Ranked, tokens: Sequence[str], checker: SourceChecker) -> SearchHit:

@@ -12,10 +12,12 @@ from .normalize import (
     MAX_TAG_LENGTH,
     MAX_TAGS_PER_FILE,
     TagError,
+    TagItem,
     TagVerdict,
     judge_tag,
     normalize_query_tags,
     normalize_tag,
+    walk_tag_items,
 )
 
 __all__ = [
@@ -33,14 +35,18 @@ __all__ = [
     "TagError",
     "TagFix",
     "TagIndex",
+    "TagItem",
     "TagVerdict",
     "TagWarning",
     "detect_duplicates",
     "engine_embed",
+    "fingerprint_key",
     "judge_tag",
     "lint_tags",
     "normalize_query_tags",
     "normalize_tag",
+    "separator_key",
+    "walk_tag_items",
     "warnings_for",
 ]
 
@@ -53,10 +59,12 @@ _WHERE = {
     "Suggestion": "suggest",
     "SuggestionCache": "suggest",
     "SuggestionReport": "suggest",
+    "fingerprint_key": "dupes",
+    "separator_key": "dupes",
 }
 __getattr__ = lazy_getattr(__name__, _WHERE, globals())
 
 if TYPE_CHECKING:
-    from .dupes import DupeCluster
+    from .dupes import DupeCluster, fingerprint_key, separator_key
     from .hygiene import DismissedPairs, detect_duplicates, engine_embed
     from .suggest import Suggestion, SuggestionCache, SuggestionReport

@@ -40,6 +40,35 @@ def judge_tag(item: Any) -> TagVerdict:
     return TagVerdict(joined.casefold(), None)
 
 
+@dataclass(frozen=True, slots=True)
+class TagItem:
+    """One item of a file's tag list as ReMe reads it, in order: kept, or why not."""
+
+    item: Any
+    canonical: str | None  # None when the item itself is invalid
+    outcome: str  # "kept", "duplicate", "over-limit", or the TagVerdict reason
+
+
+def walk_tag_items(items: Iterable[Any]) -> list[TagItem]:
+    """ReMe's reading of a tag list: each item normalized (``judge_tag``), repeats of an
+    earlier tag dropped, then only the first ``MAX_TAGS_PER_FILE`` distinct tags kept."""
+    kept: list[str] = []
+    out: list[TagItem] = []
+    for item in items:
+        verdict = judge_tag(item)
+        canonical = verdict.canonical
+        if canonical is None:
+            out.append(TagItem(item, None, verdict.reason or "invalid"))
+        elif canonical in kept:
+            out.append(TagItem(item, canonical, "duplicate"))
+        elif len(kept) >= MAX_TAGS_PER_FILE:
+            out.append(TagItem(item, canonical, "over-limit"))
+        else:
+            kept.append(canonical)
+            out.append(TagItem(item, canonical, "kept"))
+    return out
+
+
 def normalize_tag(item: Any) -> str | None:
     """Canonical form of one tag, or None when ReMe would drop it."""
     return judge_tag(item).canonical

@@ -45,6 +45,7 @@ from reme_tui.ui.messages import (
     TagChosen,
 )
 from reme_tui.ui.rows import ResultRow, explain
+from reme_tui.ui.screens.explain import ExplainScreen, WhyNotScreen
 from reme_tui.ui.semantic_progress import SemanticChanged, mode_label, status_label
 from reme_tui.ui.widgets.match_chart import Chart
 from reme_tui.ui.widgets.neighbours import NeighboursList
@@ -117,6 +118,8 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
             tooltip="Review untagged memories and the tags suggested for them",
         ),
         Binding("exclamation_mark", "diagnostics", "Diagnostics", show=False, id="diagnostics"),
+        Binding("w", "explain", "Why? (this memory and the search)", show=False, id="explain"),
+        Binding("W", "why_not", "Why not? (a path)", show=False, id="why_not"),
         Binding("ctrl+b", "toggle_sidebar", "Sidebar", show=False, id="toggle_sidebar"),
         Binding("ctrl+l", "clear_search", "Clear search", show=False, id="clear_search"),
         # Not ctrl+a: inside the query box that is the input's "go to start".
@@ -704,6 +707,67 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
     def action_diagnostics(self) -> None:
         self.reme.action_diagnostics()
 
+    # -- why this, why not that (screens/explain.py) ------------------------------
+
+    def explain_query(self) -> SearchQuery | None:
+        """The search the results list shows, as ``compute`` ran it (None: no query)."""
+        state = self.shown_state or self.state
+        if not state.text.strip():
+            return None
+        limits = self.reme.settings.search
+        return SearchQuery(
+            text=state.text,
+            filters=state.filters,
+            limit=limits.limit * self.pages,
+            vector_weight=limits.vector_weight,
+        )
+
+    def action_explain(self) -> None:
+        """Why the memory in the preview is (or is not) among the current results."""
+        path = self.current_path
+        if path is None:
+            self.notify("No memory selected", severity="warning")
+            return
+        self.explain_path(path)
+
+    def action_why_not(self) -> None:
+        """Ask for a path, then explain it against the current search."""
+        if self.explain_query() is None:
+            self.notify(_NO_SEARCH, severity="warning")
+            return
+        label = _search_label(self.shown_state or self.state)
+
+        def chosen(path: str | None) -> None:
+            if path:
+                self.explain_path(path)
+
+        self.app.push_screen(WhyNotScreen(self.reme.engine.paths(), label), chosen)
+
+    def explain_path(self, path: str) -> None:
+        query = self.explain_query()
+        if query is None:
+            self.notify(_NO_SEARCH, severity="warning")
+            return
+        try:
+            explanation = self.reme.engine.explain(path, query)
+        except SearchError as error:
+            self.notify(str(error), severity="error")
+            return
+
+        def closed(choice: tuple[str, str] | None) -> None:
+            if choice is None:
+                return
+            what, chosen = choice
+            if what == "open":
+                self.open_memory(chosen)
+            elif what == "tags":
+                self.reme.open_tag_editor(chosen)
+            elif what == "dupes":
+                self.reme.open_tag_dupes()
+
+        label = _search_label(self.shown_state or self.state)
+        self.app.push_screen(ExplainScreen(explanation, label), closed)
+
     def action_toggle_sidebar(self) -> None:
         hide = self.query_one(TagSidebar).display
         self.set_class(hide, "-no-sidebar")
@@ -752,3 +816,24 @@ def describe_delta(delta: Any) -> str:
             sample = paths[0] if len(paths) == 1 else f"{len(paths)} files"
             parts.append(f"{label} {sample}")
     return ", ".join(parts) or "no changes"
+
+
+_NO_SEARCH = "Type a search first: w explains why a memory is or is not among its results"
+
+
+def _search_label(state: SearchState) -> str:
+    """The search as a person typed it: the text, then its filters."""
+    filters = state.filters
+    mode = "all" if filters.all_tags else "any"
+    parts = [repr(state.text.strip())]
+    parts += [f"tag:{t}" for t in filters.tags]
+    parts += [f"-tag:{t}" for t in filters.exclude_tags]
+    if len(filters.tags) > 1:
+        parts.append(f"({mode.upper()})")
+    parts += [f"since:{filters.since}"] if filters.since else []
+    parts += [f"until:{filters.until}"] if filters.until else []
+    parts += ["strict dates"] if filters.strict_dates and (filters.since or filters.until) else []
+    parts += [f"in:{p}" for p in filters.path_prefixes]
+    parts += [f"path:{p}" for p in filters.paths]
+    parts += [test.label for test in filters.meta]
+    return " ".join(parts)
