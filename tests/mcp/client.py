@@ -22,7 +22,8 @@ async def served(
     workspace: Path, *extra: str, command: list[str] | None = None
 ) -> AsyncIterator[ClientSession]:
     """A connected, initialized session with the server on ``workspace``; the whole
-    environment is passed on (the tests' private XDG directories included)."""
+    environment is passed on (the tests' private XDG directories included). The server's
+    stderr is appended to ``server-stderr.log`` beside the workspace."""
     argv = command or [sys.executable, "-m", "reme_tui"]
     params = StdioServerParameters(
         command=argv[0],
@@ -30,11 +31,14 @@ async def served(
         env=dict(os.environ),
         cwd=str(workspace.parent),
     )
-    with open(os.devnull, "w") as errlog:
-        async with stdio_client(params, errlog=errlog) as (read, write):
-            async with ClientSession(read, write, read_timeout_seconds=DEADLINE_S) as session:
-                await session.initialize()
-                yield session
+    log = workspace.parent / "server-stderr.log"
+    with log.open("a") as errlog:
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write, read_timeout_seconds=DEADLINE_S) as session,
+        ):
+            await session.initialize()
+            yield session
 
 
 async def call(session: ClientSession, name: str, args: dict[str, Any]) -> CallToolResult:

@@ -29,7 +29,8 @@ def test_edits_on_disk_reach_the_next_calls(workspace: Path) -> None:
 
             await eventually(edited)
             created.parent.mkdir(parents=True, exist_ok=True)
-            created.write_text(f"---\nname: Fresh\nmemory_tags: [brandnewtag]\n---\n\n{WORD} notes.\n")
+            head = "---\nname: Fresh\nmemory_tags: [brandnewtag]\n---\n\n"
+            created.write_text(f"{head}{WORD} notes.\n")
 
             async def tagged() -> bool:
                 listing = await answer(session, "list_tags", {"order_by": "tag"})
