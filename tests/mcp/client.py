@@ -19,16 +19,20 @@ DEADLINE_S = 60.0  # generous: only a broken watcher takes this long
 
 @asynccontextmanager
 async def served(
-    workspace: Path, *extra: str, command: list[str] | None = None
+    workspace: Path,
+    *extra: str,
+    command: list[str] | None = None,
+    env: dict[str, str] | None = None,
 ) -> AsyncIterator[ClientSession]:
     """A connected, initialized session with the server on ``workspace``; the whole
     environment is passed on (the tests' private XDG directories included). The server's
-    stderr is appended to ``server-stderr.log`` beside the workspace."""
+    stderr is appended to ``server-stderr.log`` beside the workspace. ``command`` runs
+    another reme-tui (the installed one) and ``env`` replaces the environment."""
     argv = command or [sys.executable, "-m", "reme_tui"]
     params = StdioServerParameters(
         command=argv[0],
         args=[*argv[1:], "mcp", str(workspace), *extra],
-        env=dict(os.environ),
+        env=dict(os.environ) if env is None else env,
         cwd=str(workspace.parent),
     )
     log = workspace.parent / "server-stderr.log"
