@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reme_tui.engine import Engine
 
-from .arguments import Args, check_known
+from .arguments import Args, ToolError, check_known
+
+if TYPE_CHECKING:
+    from reme_tui.engine.history import ChangeHistory
 
 
 @dataclass(slots=True)
@@ -17,6 +20,35 @@ class Context:
 
     engine: Engine
     vector_weight: float | None = None
+    _history: ChangeHistory | None = None
+    baseline_recorded: bool = False  # the first `changes` call recorded the baseline
+
+    def history(self) -> ChangeHistory:
+        """The workspace's change history, opened at the first call that needs it and kept
+        attached (the watcher's changes are recorded from then on) until `close`."""
+        if self._history is None:
+            from reme_tui.engine.history import ChangeHistory, HistoryError
+
+            try:
+                history = ChangeHistory.for_workspace(self.engine.root)
+                self.engine.attach_history(history)
+                self.baseline_recorded = not history.has_baseline
+                self.engine.sync_history(source="start")
+            except HistoryError as exc:
+                self.engine.attach_history(None)
+                raise ToolError(str(exc)) from None
+            self._history = history
+        return self._history
+
+    @property
+    def history_open(self) -> bool:
+        return self._history is not None
+
+    def close(self) -> None:
+        if self._history is not None:
+            self.engine.attach_history(None)
+            self._history.close()
+            self._history = None
 
 
 Handler = Callable[[Context, Args], dict[str, Any]]

@@ -4,7 +4,7 @@ changes. Each answers with the same JSON document the matching `--json` mode pri
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, cast
 
 from reme_tui.engine import Engine
 from reme_tui.engine.files import PathOutsideWorkspace, read_regular
@@ -19,7 +19,7 @@ from reme_tui.engine.search import (
     SearchQuery,
     parse_meta,
 )
-from reme_tui.engine.tags import TagError, normalize_query_tags
+from reme_tui.engine.tags import Order, OrderBy, TagError, normalize_query_tags
 
 from . import arguments as a
 from .arguments import MAX_LIMIT, Args, ToolError
@@ -121,7 +121,7 @@ SEARCH = ToolSpec(
 def list_tags(context: Context, args: Args) -> dict[str, Any]:
     order_by = a.choice(args, "order_by", ("file_count", "tag")) or "file_count"
     order = a.choice(args, "order", ("asc", "desc"))
-    items = context.engine.list_tags(order_by, order)  # type: ignore[arg-type]
+    items = context.engine.list_tags(cast(OrderBy, order_by), cast(Order | None, order))
     return {"total_tags": len(items), "items": [[tag, count] for tag, count in items]}
 
 
@@ -275,40 +275,27 @@ DIAGNOSTICS = ToolSpec(
 
 
 def changes(context: Context, args: Args) -> dict[str, Any]:
-    from reme_tui.engine.history import (
-        ChangeHistory,
-        HistoryError,
-        ReportArgumentError,
-        report_json,
-        select,
-    )
+    from reme_tui.engine.history import HistoryError, ReportArgumentError, report_json, select
 
     since = a.text(args, "since")
     limit = a.integer(args, "limit", low=1, high=MAX_LIMIT) or 50
-    engine = context.engine
+    first = not context.history_open
+    history = context.history()
     try:
-        history = ChangeHistory.for_workspace(engine.root)
-    except HistoryError as exc:
-        raise ToolError(str(exc)) from None
-    try:
-        engine.attach_history(history)
-        first = not history.has_baseline
-        engine.sync_history(source="mcp")
+        if not first:
+            context.engine.sync_history(source="mcp")
         entries = select(history, since)
         return report_json(
             history,
             entries[:limit],
             since=since,
-            tag_field=engine.config.tag_field,
-            baseline_recorded=first,
+            tag_field=context.engine.config.tag_field,
+            baseline_recorded=first and context.baseline_recorded,
         )
     except ReportArgumentError as exc:
         raise ToolError(f"since: {exc}") from None
     except HistoryError as exc:
         raise ToolError(str(exc)) from None
-    finally:
-        engine.attach_history(None)
-        history.close()
 
 
 CHANGES = ToolSpec(

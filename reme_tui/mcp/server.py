@@ -148,6 +148,7 @@ def serve(engine: Engine, *, allow_writes: bool = False, vector_weight: float | 
     finally:
         if watcher is not None:
             watcher.stop()
+        context.close()
         engine.stop_embedding(timeout=5)
 
 
