@@ -170,7 +170,7 @@ def known_memory(engine: Engine, args: Args, name: str = "path") -> str:
         engine.resolve(rel)
     except PathOutsideWorkspace:
         raise ToolError(f"{name} {rel[:200]!r} resolves outside the workspace; not read") from None
-    engine.apply([rel], source="mcp")
+    engine.apply([rel])  # a change the watcher has not delivered yet
     if engine.memory(rel) is None:
         raise ToolError(f"{rel[:200]!r} is not a memory of this workspace (see search or a "
                         "resource list for paths)")  # fmt: skip
