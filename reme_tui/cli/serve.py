@@ -10,7 +10,7 @@ import argparse
 from collections.abc import Sequence
 
 from reme_tui.cli import opening
-from reme_tui.cli.common import EXIT_OK
+from reme_tui.cli.common import EXIT_OK, info
 from reme_tui.cli.table import FLAGS, SUBCOMMAND_FLAGS
 
 NAME = "mcp"
@@ -64,5 +64,8 @@ def run_mcp(args: argparse.Namespace) -> int:
     weight = opening.vector_weight(args)
     engine = opening.open_engine(args)
     opening.attach_model(engine, args)
+    opening.wait_for_embeddings(engine)  # as --query does: hybrid answers from the first call
+    access = "read-write" if args.allow_writes else "read-only"
+    info(f"serving {engine.memory_count} memories of {engine.root} over MCP on stdio ({access})")
     serve(engine, allow_writes=args.allow_writes, vector_weight=weight)
     return EXIT_OK

@@ -40,8 +40,9 @@ FLAGS = {
 }
 
 
-def cli_answer(workspace: Path, case: dict[str, Any]) -> dict[str, Any]:
+def cli_answer(workspace: Path, case: dict[str, Any], *flags: str) -> dict[str, Any]:
     argv = [sys.executable, "-m", "reme_tui", str(workspace), "--query", case["query"], "--json"]
+    argv += flags
     for key, value in case.items():
         if key == "query":
             continue
