@@ -33,4 +33,4 @@ def test_hybrid_search_equals_query_json(workspace: Path, tmp_path: Path) -> Non
     for mine, theirs in zip(got, expected, strict=True):
         mine.pop("warnings", None)
         assert mine == theirs
-    assert all(theirs["counts"]["vector"] > 0 for theirs in expected)  # the model answered
+    assert expected[1]["counts"]["vector"] > 0  # the model knows these words: it ranked
