@@ -7,7 +7,8 @@ generated once under benchmarks/.workspaces/ (git-ignored) and reused.
 `--peer` adds a second table measured side by side with the real ReMe (see peer.py), at
 2,000 and 10,000 memories (`--peer-sizes`); `--terminal` a third, the installed app in a
 real pseudo-terminal (see terminal.py), at 10,000 and 50,000 (`--terminal-sizes`).
-`--only peer` (or `terminal`, `engine`) runs just that table.
+`--only peer` (or `terminal`, `engine`, `suggest`) runs just that table. The default run
+ends with the tag-suggestion quality table (see tag_suggest.py).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pathlib import Path
 
 from benchmarks.generate import COMMON, generate
 from benchmarks.peer import PEER_SIZES, measure_peer
+from benchmarks.tag_suggest import print_suggestion_table, suggestion_rows
 from benchmarks.terminal import TERMINAL_SIZES, terminal_rows
 
 HERE = Path(__file__).parent
@@ -178,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--terminal-sizes", default=",".join(map(str, TERMINAL_SIZES)))
     parser.add_argument(
         "--only",
-        choices=("engine", "peer", "terminal"),
+        choices=("engine", "peer", "terminal", "suggest"),
         help="run one table only (engine: the default one)",
     )
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
@@ -209,6 +211,9 @@ def main(argv: list[str] | None = None) -> int:
         print()
         sizes = _sizes(args.terminal_sizes)
         print_table(each_size("--one-terminal", sizes, args.repeats, "in a real terminal"))
+    if args.only in (None, "suggest"):
+        print()
+        print_suggestion_table(suggestion_rows())
     print(load_note())
     return 0
 

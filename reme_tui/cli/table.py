@@ -165,6 +165,10 @@ MODES: tuple[Mode, ...] = (
     Mode(flag("--set-tags", group=_MODES_GROUP, nargs="+", metavar="ARG",
               help="PATH, then the TAGs that replace its tag list"),
          tags.run_tag_edit, _WHERE | {"all_markdown", "json"}),
+    Mode(flag("--suggest-tags", group=_MODES_GROUP, metavar="PATH",
+              help="existing tags for the memory at PATH (relative to the workspace), "
+                   "ranked with their evidence"),
+         tags.run_suggest_tags, _INDEX | {"model", "allow_download", "limit", "json"}),
     Mode(flag("--tag-dupes", group=_MODES_GROUP, action="store_true",
               help="list clusters of near-duplicate tags (--model: embeddings too)"),
          hygiene.run_tag_dupes, _INDEX | {"model", "allow_download", "json"}),

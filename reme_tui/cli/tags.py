@@ -74,3 +74,49 @@ def run_tag_edit(args: argparse.Namespace) -> int:
         shown = f"{before} -> {after}" if result.changed else before
         out(f"{for_terminal_line(rel)}: {verb} {shown}\n")
     return EXIT_OK
+
+
+def run_suggest_tags(args: argparse.Namespace) -> int:
+    """--suggest-tags PATH: existing workspace tags for one memory, with their evidence."""
+    from reme_tui.engine.files import PathOutsideWorkspace, to_relative
+
+    engine = opening.open_engine(args)
+    raw = Path(args.suggest_tags)
+    try:
+        # Relative paths are read from the workspace root, as --add-tag reads them.
+        rel = (
+            to_relative(engine.root.absolute(), raw)
+            if raw.is_absolute()
+            else to_relative(engine.root, args.suggest_tags)
+        )
+    except PathOutsideWorkspace as exc:
+        raise UsageError(str(exc)) from None
+    opening.attach_model(engine, args)
+    opening.wait_for_embeddings(engine)
+    limit = 5 if args.limit is None else args.limit
+    if limit <= 0:
+        raise UsageError(f"--limit must be a positive number, got {limit}")
+    try:
+        report = engine.suggest_tags(rel, limit)
+    except KeyError:
+        error(f"{for_terminal_line(rel)} is not a memory of this workspace (see --diagnostics)")
+        return EXIT_RUNTIME
+    if args.json:
+        print_json(report.to_json())
+        return EXIT_OK
+    line = for_terminal_line
+    current = ", ".join(map(line, report.tags)) or "(none)"
+    out(f"{line(rel)}: tags {current}; {report.slots_left} of 3 slots free\n")
+    for rank, suggestion in enumerate(report.suggestions, 1):
+        variants = f"  (also written {', '.join(map(line, suggestion.variants))})"
+        out(
+            f"{rank}. {line(suggestion.tag)}  score {suggestion.score:.2f}"
+            f"  ({suggestion.files} memories){variants if suggestion.variants else ''}\n"
+        )
+        for evidence in suggestion.evidence:
+            out(f"     {evidence.signal:<10} +{evidence.score:.2f}  {line(evidence.detail)}\n")
+    if not report.suggestions:
+        out("no suggestion: nothing in it names or links to a tagged entity\n")
+    for note in report.notes:
+        info(f"note: {note}")
+    return EXIT_OK

@@ -21,6 +21,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .codes import Code
 from .files import (
@@ -74,6 +75,9 @@ from .search import (
     TagFilterInfo,
 )
 from .tags import DEFAULT_TAG_FIELD, Order, OrderBy, TagFix
+
+if TYPE_CHECKING:
+    from .tags import SuggestionCache, SuggestionReport
 from .write import (
     EditResult,
     FixOutcome,
@@ -160,6 +164,7 @@ class Engine:
             lambda: self._recorder.history,
             self.tag_fixes,
         )
+        self._suggestions: SuggestionCache | None = None  # built when first asked
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -396,6 +401,17 @@ class Engine:
     def files_with_tag(self, tag: str) -> frozenset[str]:
         with self._lock:
             return self._state.tags.files_with(tag)
+
+    def suggest_tags(self, path: str, limit: int = 5) -> SuggestionReport:
+        """Existing tags for ``path`` ranked with their evidence (KeyError: not a memory)."""
+        if self._suggestions is None:
+            from .tags import SuggestionCache  # near-duplicate detection: numpy
+
+            self._suggestions = SuggestionCache(self, lambda: self._state.generation)
+        return self._suggestions.suggest(path, limit)
+
+    def keyword_similar(self, path: str, k: int = 10) -> list[tuple[str, float]]:
+        return self._search.keyword_similar(path, k)
 
     def neighbours(self, path: str, limit: int | None = None) -> Neighbours:
         return self._search.neighbours(path, limit)

@@ -69,6 +69,7 @@ def key_sections() -> KeySections:
     one table the help screen, the palette and the keymap check read."""
     from reme_tui.ui.screens.changes import ChangesScreen, RevertConfirmScreen
     from reme_tui.ui.screens.dupes import DismissedPairsScreen, DupesScreen, MergeConfirmScreen
+    from reme_tui.ui.screens.untagged import UntaggedScreen
     from reme_tui.ui.widgets.chips import Chip
     from reme_tui.ui.widgets.neighbours import NeighboursList
     from reme_tui.ui.widgets.preview import PreviewScroll
@@ -90,6 +91,7 @@ def key_sections() -> KeySections:
         ),
         ("Changes (c)", [*ChangesScreen.BINDINGS, *RevertConfirmScreen.BINDINGS]),
         ("Diagnostics (!)", list(DiagnosticsScreen.BINDINGS)),
+        ("Untagged memories (u)", list(UntaggedScreen.BINDINGS)),
         ("Help (?)", list(HelpScreen.BINDINGS)),
     ]
     return [
@@ -492,6 +494,13 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         if isinstance(self.screen, DiagnosticsScreen):
             return
         self.push_screen(DiagnosticsScreen(self.engine.diagnostics()), self._diagnostic_chosen)
+
+    def action_untagged(self) -> None:
+        """The untagged review with the engine's suggestions; `u` lands here."""
+        from reme_tui.ui.screens.untagged import UntaggedScreen
+
+        if not isinstance(self.screen, UntaggedScreen):
+            self.push_screen(UntaggedScreen(), self._diagnostic_chosen)
 
     def _diagnostic_chosen(self, path: str | None) -> None:
         if path is not None:

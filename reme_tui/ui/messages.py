@@ -130,6 +130,7 @@ class MetaReady(Message):
     tags: list[tuple[str, int]]
     memories: int
     diagnostics: int
+    untagged: int = 0
 
     def can_replace(self, message: Message) -> bool:
         return isinstance(message, MetaReady)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from reme_tui.engine.tags import TagWarning, normalize_tag, warnings_for
 
@@ -23,11 +23,15 @@ def near_key(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Suggestion:
-    """An existing tag offered while typing; ``exact`` when it is a spelling of the input."""
+    """An existing tag offered while typing; ``exact`` when it is a spelling of the input.
+
+    ``reason`` is set on a tag the engine proposes for this memory (its strongest
+    evidence, such as "named in its name"); those come before autocomplete."""
 
     tag: str
     count: int
     exact: bool
+    reason: str = ""
 
 
 def suggest(
@@ -69,6 +73,7 @@ class TagDraft:
 
     tags: list[str] = field(default_factory=list)
     existing: list[tuple[str, int]] = field(default_factory=list)
+    proposals: list[Suggestion] = field(default_factory=list)  # the engine's, for this memory
 
     def items(self, typing: str = "", renaming: int | None = None) -> list[str]:
         """The list as it would be if ``typing`` were committed now.
@@ -127,7 +132,19 @@ class TagDraft:
     def suggestions(self, text: str, renaming: int | None = None) -> list[Suggestion]:
         """Existing tags for ``text``, leaving out the other tags already in the list."""
         others = [tag for index, tag in enumerate(self.tags) if index != renaming]
-        return suggest(text, self.existing, exclude=others)
+        if not near_key(text):  # nothing typed yet: what the engine proposes for this memory
+            taken = {normalize_tag(tag) for tag in others}
+            fresh = [p for p in self.proposals if normalize_tag(p.tag) not in taken]
+            return fresh[:SUGGESTION_LIMIT]
+        # While typing, autocomplete's order stands (spellings, prefixes, then the rest);
+        # a proposed tag comes first within its group and says why it is proposed.
+        reasons = {p.tag: p.reason for p in self.proposals}
+        typed = suggest(text, self.existing, exclude=others, limit=len(self.existing))
+        marked = [replace(s, reason=reasons.get(s.tag, "")) for s in typed]
+        group = {id(s): (0 if s.exact else 1 if near_key(s.tag).startswith(near_key(text)) else 2)
+                 for s in marked}  # fmt: skip
+        marked.sort(key=lambda s: (group[id(s)], not s.reason))
+        return marked[:SUGGESTION_LIMIT]
 
 
 def pack(widths: Sequence[int], width: int) -> list[list[int]]:

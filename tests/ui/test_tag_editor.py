@@ -474,3 +474,61 @@ async def test_saving_a_new_variant_warns_first(app_factory: AppFactory, workspa
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
         assert tags_on_disk(workspace, GARDEN) == ["garden", "Project-Atlas"]
+
+
+# -- the engine's proposals -------------------------------------------------------------
+
+SYNC = "daily/2026-03-20/sync.md"
+SYNC_TEXT = "---\nname: Sync with Alice\ndescription: Weekly sync\n---\nAlice on the migration.\n"
+
+
+async def editor_with_proposals(pilot: Pilot[Any]) -> None:
+    await open_editor(pilot, SYNC)
+    await settle(pilot)
+    await steady_cursors(pilot)
+
+
+@anyio
+async def test_the_editor_opens_with_the_tags_the_engine_proposes(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    (workspace / SYNC).parent.mkdir(parents=True)
+    (workspace / SYNC).write_text(SYNC_TEXT, encoding="utf-8")
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await open_editor(pilot, SYNC)
+        await settle(pilot)
+        first = editor.suggestions[0]
+        assert (first.tag, first.reason) == ("alice", "named in its title")
+        await pilot.press("down", "enter")  # a picked proposal is taken, not saved
+        await settle(pilot)
+        assert editor.tags == ["alice"]
+        assert "alice" not in [s.tag for s in editor.suggestions]
+        await pilot.press("enter")  # nothing picked: Enter on the empty input saves
+        await settle(pilot)
+        assert not isinstance(app.screen, TagEditorScreen)
+    assert tags_on_disk(workspace, SYNC) == ["alice"]
+
+
+@anyio
+async def test_enter_without_picking_a_proposal_still_saves_as_before(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    (workspace / SYNC).parent.mkdir(parents=True)
+    (workspace / SYNC).write_text(SYNC_TEXT, encoding="utf-8")
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await open_editor(pilot, SYNC)
+        await settle(pilot)
+        assert editor.suggestions
+        await pilot.press(*"ops", "enter", "enter")
+        await settle(pilot)
+    assert tags_on_disk(workspace, SYNC) == ["ops"]
+
+
+def test_snapshot_editor_with_proposals(
+    snap_compare: Any, app_factory: AppFactory, workspace: Path
+) -> None:
+    (workspace / SYNC).parent.mkdir(parents=True)
+    (workspace / SYNC).write_text(SYNC_TEXT, encoding="utf-8")
+    assert snap_compare(app_factory(), terminal_size=SIZE, run_before=editor_with_proposals)

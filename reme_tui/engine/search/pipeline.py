@@ -8,6 +8,7 @@ memories without a query, and a memory's neighbours (what link expansion returns
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -239,6 +240,25 @@ class SearchPipeline:
             matched_terms=matched,
             sources=tuple(self._checks.sources(path, checker)),
         )
+
+    def keyword_similar(self, path: str, k: int, terms: int = 24) -> list[tuple[str, float]]:
+        """The ``k`` memories most like ``path`` by BM25 ("more like this"): the index
+        queried with its name, description and ``terms`` most frequent body terms;
+        each memory scored by its best chunk, ``path`` itself left out."""
+        memory = self._state.memories.get(path)
+        if memory is None:
+            return []
+        counts = Counter(tokenize("\n".join(chunk.text for chunk in memory.chunks)))
+        heading = tokenize(" ".join(x for x in (memory.name, memory.description) if x))
+        chosen = list(dict.fromkeys([*heading, *(t for t, _ in counts.most_common(terms))]))
+        if not chosen:
+            return []
+        query = SearchQuery(" ".join(chosen), limit=k * 3, expand_links=False)
+        best: dict[str, float] = {}
+        for hit in self.search(query).hits:
+            if hit.path != path and hit.path not in best:
+                best[hit.path] = hit.score
+        return sorted(best.items(), key=lambda item: -item[1])[:k]
 
     def match_dates(self, text: str, filters: Filters = NO_FILTERS) -> list[str | None]:
         """The date of every chunk whose words match ``text`` under ``filters`` (all of

@@ -27,6 +27,9 @@ __all__ = [
     "DupeCluster",
     "Order",
     "OrderBy",
+    "Suggestion",
+    "SuggestionCache",
+    "SuggestionReport",
     "TagError",
     "TagFix",
     "TagIndex",
@@ -47,9 +50,13 @@ _WHERE = {
     "DismissedPairs": "hygiene",
     "detect_duplicates": "hygiene",
     "engine_embed": "hygiene",
+    "Suggestion": "suggest",
+    "SuggestionCache": "suggest",
+    "SuggestionReport": "suggest",
 }
 __getattr__ = lazy_getattr(__name__, _WHERE, globals())
 
 if TYPE_CHECKING:
     from .dupes import DupeCluster
     from .hygiene import DismissedPairs, detect_duplicates, engine_embed
+    from .suggest import Suggestion, SuggestionCache, SuggestionReport

@@ -25,6 +25,7 @@ from reme_tui.engine.files import ConflictError, FileStamp, PathRefused, read_me
 from reme_tui.engine.parse import SetTags, read_tags
 from reme_tui.engine.write import EditResult
 from reme_tui.ui.host import Host, host_of
+from reme_tui.ui.tag_draft import Suggestion
 from reme_tui.ui.widgets.preview import Preview
 from reme_tui.ui.widgets.tag_editor import TagEditor
 from reme_tui.ui.worker_failures import ShowsWorkerFailures
@@ -39,6 +40,7 @@ class Loaded(Message):
     tags: list[str]
     stamp: FileStamp
     existing: list[tuple[str, int]]
+    proposals: list[Suggestion]
 
 
 @dataclass
@@ -154,12 +156,23 @@ class TagEditorScreen(ShowsWorkerFailures, ModalScreen[EditResult | None]):
         except (EditError, OSError) as error:
             self.post_message(Failed(f"Cannot edit the tags of {self.path}: {error}", close=True))
             return
-        self.post_message(Loaded(tags, stamp, engine.list_tags()))
+        self.post_message(Loaded(tags, stamp, engine.list_tags(), self._proposals()))
+
+    def _proposals(self) -> list[Suggestion]:
+        """The engine's suggestions for this memory, the strongest evidence as the reason."""
+        try:
+            report = self.reme.engine.suggest_tags(self.path)
+        except KeyError:  # not indexed (yet): autocomplete only
+            return []
+        return [
+            Suggestion(s.tag, s.files, False, s.evidence[0].brief if s.evidence else "")
+            for s in report.suggestions
+        ]
 
     @on(Loaded)
     async def _loaded(self, message: Loaded) -> None:
         self.stamp = message.stamp
-        await self.editor.load(message.tags, message.existing)
+        await self.editor.load(message.tags, message.existing, message.proposals)
 
     @on(Failed)
     def _failed(self, message: Failed) -> None:

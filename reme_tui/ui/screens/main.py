@@ -58,7 +58,12 @@ from reme_tui.ui.widgets.preview import (
 )
 from reme_tui.ui.widgets.results import ResultList, ResultsPane
 from reme_tui.ui.widgets.search_bar import QueryInput, SearchBar
-from reme_tui.ui.widgets.status_bar import ChangesLabel, DiagnosticsLabel, StatusBar
+from reme_tui.ui.widgets.status_bar import (
+    ChangesLabel,
+    DiagnosticsLabel,
+    StatusBar,
+    UntaggedLabel,
+)
 from reme_tui.ui.widgets.tag_sidebar import TagFilter, TagList, TagSidebar
 from reme_tui.ui.wikilinks import find_heading, section_lines
 from reme_tui.ui.worker_failures import ShowsWorkerFailures
@@ -103,6 +108,14 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
         Binding("t", "edit_tags", "Tags", id="edit_tags"),
         Binding("d", "tag_dupes", "Dupes", id="tag_dupes"),
         Binding("c", "app.changes", "Changes", show=False, id="changes"),
+        Binding(
+            "u",
+            "app.untagged",
+            "Untagged",
+            show=False,
+            id="untagged",
+            tooltip="Review untagged memories and the tags suggested for them",
+        ),
         Binding("exclamation_mark", "diagnostics", "Diagnostics", show=False, id="diagnostics"),
         Binding("ctrl+b", "toggle_sidebar", "Sidebar", show=False, id="toggle_sidebar"),
         Binding("ctrl+l", "clear_search", "Clear search", show=False, id="clear_search"),
@@ -241,7 +254,10 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
         engine = self.reme.engine
         tags = engine.list_tags(order_by=order_by)
         diagnostics = engine.diagnostics()
-        self.post_message(MetaReady(tags, engine.memory_count, len(diagnostics)))
+        from reme_tui.ui.screens.untagged import untagged_paths
+
+        untagged = len(untagged_paths(engine))
+        self.post_message(MetaReady(tags, engine.memory_count, len(diagnostics), untagged))
         counts = compat_counts(diagnostics)
         self.post_message(CompatCounted(counts, format_counts(counts)))
 
@@ -266,6 +282,7 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
         status = self.query_one(StatusBar)
         status.set_count(message.memories)
         status.set_diagnostics(message.diagnostics)
+        status.set_untagged(message.untagged)
 
     @on(SemanticChanged)
     def _semantic_changed(self, message: SemanticChanged) -> None:
@@ -701,6 +718,10 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
             "links": NeighboursList,
         }
         focus_now(self.query_one(widgets[pane]))
+
+    @on(UntaggedLabel.Pressed)
+    def _untagged_pressed(self) -> None:
+        self.reme.action_untagged()
 
     @on(DiagnosticsLabel.Pressed)
     def _diagnostics_pressed(self) -> None:

@@ -136,9 +136,11 @@ class NeighboursList(FollowsFocus, OptionList):
                 )
             )
         self.set_options(options)
-        self.border_title = f"Links → {len(out)}  ← {len(back)}" + (
-            f"  ✗ {len(dangling)}" if dangling else ""
-        ) + (f"  ≈ {len(similar)}" if similar else "")
+        self.border_title = (
+            f"Links → {len(out)}  ← {len(back)}"
+            + (f"  ✗ {len(dangling)}" if dangling else "")
+            + (f"  ≈ {len(similar)}" if similar else "")
+        )
 
     @on(OptionList.OptionSelected)
     def _open(self, event: OptionList.OptionSelected) -> None:

@@ -51,6 +51,14 @@ class ChangesLabel(_PressableLabel):
         pass
 
 
+class UntaggedLabel(_PressableLabel):
+    """Clicking the untagged count opens the review of untagged memories."""
+
+    @dataclass
+    class Pressed(_PressableLabel.Pressed):
+        pass
+
+
 @dataclass(slots=True)
 class Part:
     long: str = ""
@@ -66,6 +74,7 @@ PRIORITY = {
     "status-workspace": 7,
     "status-changes": 6,
     "status-compat": 6,
+    "status-untagged": 4,
     "status-semantic": 5,
     "status-updated": 3,
 }
@@ -114,6 +123,7 @@ class StatusBar(Horizontal):
         yield DiagnosticsLabel("", id="status-diagnostics")
         yield Label("", id="status-compat")
         yield ChangesLabel("", id="status-changes")
+        yield UntaggedLabel("", id="status-untagged")
 
     def on_mount(self) -> None:
         self.refit()
@@ -210,6 +220,15 @@ class StatusBar(Horizontal):
         if self.busy and "✓" in text:
             text = text.replace("✓", "…")
         self._set("status-semantic", text, text.replace("vectors", "vec"))
+
+    def set_untagged(self, count: int) -> None:
+        """Memories ReMe reads no tag from (hidden when none): u or a click reviews them."""
+        label = self.query_one("#status-untagged", UntaggedLabel)
+        label.tooltip = "review untagged memories with suggested tags (u)" if count else None
+        if count:
+            self._set("status-untagged", f"{count:,} untagged", f"∅ {compact_count(count)}")
+        else:
+            self._set("status-untagged", "")
 
     def set_compat(self, counts: Mapping[str, int], text: str) -> None:
         """What ReMe silently drops, per kind (``text`` is the short form; empty hides it)."""

@@ -255,10 +255,16 @@ class TagEditor(Vertical):
     def tags(self) -> list[str]:
         return list(self.draft.tags)
 
-    async def load(self, tags: list[str], existing: list[tuple[str, int]]) -> None:
-        """Start editing ``tags`` (as read from the file) with the workspace's tags."""
+    async def load(
+        self,
+        tags: list[str],
+        existing: list[tuple[str, int]],
+        proposals: list[Suggestion] | None = None,
+    ) -> None:
+        """Start editing ``tags`` (as read from the file) with the workspace's tags and
+        the tags the engine proposes for this memory (listed before anything is typed)."""
         self.original = list(tags)
-        self.draft = TagDraft(list(tags), list(existing))
+        self.draft = TagDraft(list(tags), list(existing), list(proposals or ()))
         for early in self.typed_early:  # entered while the file was being read
             if early.strip():
                 self.draft.add(early)
@@ -371,6 +377,10 @@ class TagEditor(Vertical):
                         "$text-muted",
                     ),
                     ("  existing spelling" if suggestion.exact else "", "italic $text-success"),
+                    (
+                        f"  suggested: {suggestion.reason}" if suggestion.reason else "",
+                        "italic $text-accent",
+                    ),
                 ),
                 id=suggestion.tag,
             )
@@ -403,6 +413,9 @@ class TagEditor(Vertical):
             self.typed_early.append(event.value)
             return
         if not event.value.strip() and self.renaming is None:
+            if self.picked is not None and self.suggested_for == event.value:
+                await self.commit(self.picked, clear=False)  # a proposal picked with ↑↓
+                return
             self.action_save()
             return
         picked = self.picked if self.suggested_for == event.value else None
@@ -481,6 +494,8 @@ class TagEditor(Vertical):
             self.draft.add(text)
         if clear:
             self.input.value = ""
+        if not self.input.value:  # no Changed event comes for "" -> "": refresh here
+            self._refresh_suggestions()
         await self._rebuild()
         focus_now(self.input)
 
