@@ -27,8 +27,8 @@ def build_parser(version: str) -> argparse.ArgumentParser:
         prog="reme-tui mcp",
         description=(
             "Serve the workspace's live index to AI agents over MCP (Model Context Protocol) "
-            "on stdin/stdout: tools search, list_tags, read_memory, neighbours, tag_dupes, "
-            "diagnostics, changes; each memory as a resource reme://<path>, the tags as "
+            "on stdin/stdout: tools search, list_tags, read_memory, neighbours, suggest_tags, "
+            "tag_dupes, diagnostics, changes; each memory as a resource reme://<path>, the tags as "
             "reme://tags. Read-only unless --allow-writes. The index starts from the saved "
             "index and a file watcher keeps it current. Set-up for Claude Code: "
             "claude mcp add reme -- reme-tui mcp /path/to/workspace"

@@ -1,5 +1,5 @@
-"""The read-only tools: search, list_tags, read_memory, neighbours, tag_dupes, diagnostics,
-changes. Each answers with the same JSON document the matching `--json` mode prints."""
+"""The read-only tools: search, list_tags, read_memory, neighbours, suggest_tags, tag_dupes,
+diagnostics, changes. Each answers with the same JSON document the matching `--json` mode prints."""
 
 from __future__ import annotations
 
@@ -254,6 +254,32 @@ NEIGHBOURS = ToolSpec(
 )
 
 
+def suggest_tags(context: Context, args: Args) -> dict[str, Any]:
+    engine = context.engine
+    rel = known_memory(engine, args)
+    limit = a.integer(args, "limit", low=1, high=MAX_LIMIT) or 5
+    try:
+        return engine.suggest_tags(rel, limit).to_json()
+    except KeyError:
+        raise ToolError(f"{rel[:200]!r} is not a memory of this workspace") from None
+
+
+SUGGEST_TAGS = ToolSpec(
+    name="suggest_tags",
+    description=(
+        "Existing workspace tags that fit one memory, ranked, each with its evidence (an "
+        "entity page it names, links, the tags of similar memories); never a tag it already "
+        "carries (`reme-tui --suggest-tags PATH --json`). Apply one with add_tag."
+    ),
+    handler=suggest_tags,
+    properties={
+        "path": string("Workspace-relative path of the memory."),
+        "limit": whole("How many suggestions.", 1, MAX_LIMIT, 5),
+    },
+    required=("path",),
+)
+
+
 # -- the workspace ------------------------------------------------------------------
 
 
@@ -317,6 +343,7 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     LIST_TAGS,
     READ_MEMORY,
     NEIGHBOURS,
+    SUGGEST_TAGS,
     TAG_DUPES,
     DIAGNOSTICS,
     CHANGES,

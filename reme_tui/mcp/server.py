@@ -30,8 +30,8 @@ from .write_tools import WRITE_TOOLS
 INSTRUCTIONS = (
     "A ReMe agent-memory workspace (Markdown memories under daily/ and digest/), indexed "
     "live. Use `search` to find memories, `read_memory` to read one, `neighbours` for its "
-    "links, `list_tags` / `tag_dupes` for the tag vocabulary, `diagnostics` for what ReMe "
-    "cannot read, `changes` for recent edits."
+    "links, `suggest_tags` for tags that fit it, `list_tags` / `tag_dupes` for the tag "
+    "vocabulary, `diagnostics` for what ReMe cannot read, `changes` for recent edits."
 )
 
 

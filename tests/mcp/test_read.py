@@ -1,5 +1,5 @@
-"""read_memory's line ranges and stamp, neighbours, list_tags' orders, tag_dupes and
-diagnostics: each answer checked against the files or the matching --json mode."""
+"""read_memory's line ranges and stamp, neighbours, list_tags' orders, tag_dupes,
+diagnostics and suggest_tags: each answer checked against the files or the matching --json mode."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ def test_read_tools(workspace: Path) -> None:
         "tags": cli_json(workspace, "--list-tags", "--order-by", "tag", "--order", "desc"),
         "dupes": cli_json(workspace, "--tag-dupes"),
         "diagnostics": cli_json(workspace, "--diagnostics"),
+        "suggest": cli_json(workspace, "--suggest-tags", MEMORY, "--limit", "3"),
     }
 
     async def main() -> None:
@@ -56,5 +57,7 @@ def test_read_tools(workspace: Path) -> None:
             assert tags == expected["tags"]
             assert await answer(session, "tag_dupes", {}) == expected["dupes"]
             assert await answer(session, "diagnostics", {}) == expected["diagnostics"]
+            suggested = await answer(session, "suggest_tags", {"path": MEMORY, "limit": 3})
+            assert suggested == expected["suggest"]
 
     anyio.run(main)

@@ -8,7 +8,16 @@ import anyio
 
 from .client import served
 
-READ = ["search", "list_tags", "read_memory", "neighbours", "tag_dupes", "diagnostics", "changes"]
+READ = [
+    "search",
+    "list_tags",
+    "read_memory",
+    "neighbours",
+    "suggest_tags",
+    "tag_dupes",
+    "diagnostics",
+    "changes",
+]
 WRITE = ["add_tag", "remove_tag", "set_tags", "merge_tags"]
 
 
