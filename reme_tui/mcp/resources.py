@@ -15,6 +15,7 @@ from .read_tools import list_tags, read_memory
 SCHEME = "reme://"
 TAGS_URI = "reme://tags"
 MAX_LISTED = 50_000  # memories listed as resources (a bigger workspace lists its first ones)
+MAX_DESCRIPTION = 300  # characters of a memory's description in the listing (it is hostile)
 
 
 def memory_uri(path: str) -> str:
@@ -27,6 +28,8 @@ def memory_resources(engine: Engine) -> list[tuple[str, str, str | None]]:
     for path in engine.paths()[:MAX_LISTED]:
         memory = engine.memory(path)
         description = memory.description if memory is not None else None
+        if description is not None and len(description) > MAX_DESCRIPTION:
+            description = description[: MAX_DESCRIPTION - 1] + "…"
         found.append((memory_uri(path), path, description))
     return found
 

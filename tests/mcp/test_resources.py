@@ -35,3 +35,20 @@ def test_memories_and_tags_as_resources(workspace: Path) -> None:
     assert memory == (workspace / "digest/procedure/deploy-atlas.md").read_text()
     document = json.loads(tags)
     assert document["total_tags"] == len(document["items"]) > 0
+
+
+def test_a_huge_description_is_cut_in_the_listing(workspace: Path) -> None:
+    huge = "word " * 20_000
+    note = workspace / "daily" / "2026-09-30" / "huge.md"
+    note.parent.mkdir(parents=True)
+    note.write_text(f"---\nname: Huge\ndescription: {huge}\n---\nbody\n")
+
+    async def main() -> str | None:
+        async with served(workspace) as session:
+            listed = (await session.list_resources()).resources
+            (entry,) = [r for r in listed if str(r.uri) == "reme://daily/2026-09-30/huge.md"]
+            return entry.description
+
+    description = anyio.run(main)
+    assert description is not None and 0 < len(description) <= 300
+    assert description.startswith("word word")
