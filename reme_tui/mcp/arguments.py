@@ -7,8 +7,6 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from reme_tui.engine import DateError, parse_date
-
 MAX_TEXT = 10_000  # characters in one string argument (a query, a path, a tag)
 MAX_ITEMS = 100  # values in one list argument
 MAX_LIMIT = 100  # results one search or listing may ask for
@@ -101,18 +99,6 @@ def choice(args: Args, name: str, options: tuple[str, ...]) -> str | None:
     if value is not None and value not in options:
         raise ToolError(f"{name} must be one of {', '.join(options)}, got {value!r}")
     return value
-
-
-def date(args: Args, name: str) -> str | None:
-    raw = text(args, name)
-    if raw is None:
-        return None
-    try:
-        return parse_date(raw)
-    except DateError:
-        raise ToolError(
-            f"{name} {raw[:40]!r} is not a valid date; use YYYY-MM-DD (e.g. 2026-03-01)"
-        ) from None
 
 
 def workspace_path(args: Args, name: str = "path") -> str:

@@ -13,13 +13,11 @@ from reme_tui.engine.search import (
     DEFAULT_LIMIT,
     DEFAULT_VECTOR_WEIGHT,
     Filters,
-    MetaArgError,
-    MetaTest,
     SearchError,
     SearchQuery,
-    parse_meta,
+    checked_filters,
 )
-from reme_tui.engine.tags import Order, OrderBy, TagError, normalize_query_tags
+from reme_tui.engine.tags import Order, OrderBy
 
 from . import arguments as a
 from .arguments import MAX_LIMIT, Args, ToolError
@@ -29,34 +27,29 @@ from .catalog import Context, ToolSpec, boolean, string, string_list, whole
 
 
 def search_filters(args: Args) -> Filters:
-    """The filters of a search call, checked as `--query` checks its flags."""
-    tags = a.strings(args, "tags")
-    exclude = a.strings(args, "exclude_tags")
-    for name, values in (("tags", tags), ("exclude_tags", exclude)):
-        try:
-            normalize_query_tags(values)
-        except TagError:
-            raise ToolError(f"{name}: tags contained no valid values") from None
-    all_tags = a.flag(args, "all_tags")
-    if all_tags and not tags:
-        raise ToolError("all_tags needs at least one value in tags")
-    meta: list[MetaTest] = []
-    for raw in a.strings(args, "meta"):
-        try:
-            meta.append(parse_meta(raw))
-        except MetaArgError as exc:
-            raise ToolError(str(exc).replace("--meta", "meta")) from None
-    return Filters(
-        tags=tags,
-        all_tags=all_tags,
-        exclude_tags=exclude,
-        since=a.date(args, "since"),
-        until=a.date(args, "until"),
-        strict_dates=a.flag(args, "strict_dates"),
-        paths=tuple(dict.fromkeys(a.strings(args, "paths"))),
-        path_prefixes=tuple(dict.fromkeys(a.strings(args, "path_prefixes"))),
-        meta=tuple(meta),
-    )
+    """The filters of a search call: the arguments' types here, their meaning checked by
+    the engine's one filter check (the same as `--query`'s flags)."""
+    try:
+        return checked_filters(
+            tags=a.strings(args, "tags"),
+            all_tags=a.flag(args, "all_tags"),
+            exclude_tags=a.strings(args, "exclude_tags"),
+            since=_short(a.text(args, "since")),
+            until=_short(a.text(args, "until")),
+            strict_dates=a.flag(args, "strict_dates"),
+            paths=a.strings(args, "paths"),
+            path_prefixes=a.strings(args, "path_prefixes"),
+            meta=a.strings(args, "meta"),
+        )
+    except SearchError as exc:
+        raise ToolError(str(exc)) from None
+
+
+def _short(date: str | None) -> str | None:
+    """A date argument is at most a date and a time: longer text is refused, not quoted."""
+    if date is not None and len(date) > 40:
+        raise ToolError(f"not a valid date: {len(date)} characters; use YYYY-MM-DD")
+    return date
 
 
 def search(context: Context, args: Args) -> dict[str, Any]:

@@ -3,6 +3,7 @@ link expansion), its types (``types``), the one ``Filters`` value (``filters``),
 and metadata filters (``reme_filters``), fusion and the cut-off (``fusion``), and the query
 grammar people type (``grammar``: ``tag:``, ``since:``...)."""
 
+from .checked import ArgumentNames, checked_filters
 from .filters import NO_FILTERS, Filters
 from .fusion import Ranked, apply_cutoff, candidate_count, fuse
 from .grammar import SearchState, parse_query
@@ -26,6 +27,7 @@ __all__ = [
     "DEFAULT_VECTOR_WEIGHT",
     "MAX_LINKS_PER_DIRECTION",
     "NO_FILTERS",
+    "ArgumentNames",
     "Filters",
     "MetaArgError",
     "MetaTest",
@@ -42,6 +44,7 @@ __all__ = [
     "TagFilterInfo",
     "apply_cutoff",
     "candidate_count",
+    "checked_filters",
     "fuse",
     "metadata_matches",
     "parse_meta",
