@@ -108,6 +108,9 @@ def measure(size: int) -> dict[str, float]:
         from benchmarks.history import history_rows
 
         rows.update(history_rows(root, size))
+        from benchmarks.mcp import mcp_rows
+
+        rows.update(mcp_rows(root, size))
     return rows
 
 

@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from reme_tui.engine.reme import RemeConfigError, WorkspaceChoice
 from reme_tui.engine.reme import choose_workspace as choose
-from reme_tui.engine.search import MetaArgError, MetaTest, parse_meta
 from reme_tui.safe_text import for_json, for_terminal
 
 if TYPE_CHECKING:
@@ -55,21 +54,6 @@ def choose_workspace(args: argparse.Namespace, *, headless: bool) -> None:
     args.workspace = str(choice.root)
     args.layout = choice.layout
     args.chosen_because = choice.reason
-
-
-def filter_fields(args: argparse.Namespace) -> dict[str, Any]:
-    """The Filters fields for ReMe's path, prefix and metadata filters."""
-    tests: list[MetaTest] = []
-    for raw in args.meta or ():
-        try:
-            tests.append(parse_meta(raw))
-        except MetaArgError as exc:
-            raise ValueError(str(exc)) from None
-    return {
-        "paths": tuple(dict.fromkeys(args.path or ())),
-        "path_prefixes": tuple(dict.fromkeys(args.path_prefix or ())),
-        "meta": tuple(tests),
-    }
 
 
 def run_fix_tags(engine: Engine, *, dry_run: bool, as_json: bool) -> int:

@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Any
 
-from reme_tui.cli import opening, reme
+from reme_tui.cli import opening
 from reme_tui.cli.common import EXIT_OK, EXIT_RUNTIME, UsageError, error, warn
 from reme_tui.cli.output import (
     format_explanation,
@@ -22,57 +22,48 @@ from reme_tui.cli.output import (
     print_json,
     use_color,
 )
-from reme_tui.engine import DateError, Engine, parse_date
+from reme_tui.engine import Engine
 from reme_tui.engine.search import (
     DEFAULT_VECTOR_WEIGHT,
+    ArgumentNames,
     Filters,
     SearchError,
     SearchQuery,
     SearchResponse,
+    checked_filters,
 )
-from reme_tui.engine.tags import TagError, normalize_query_tags
 
 DEFAULT_LIMIT = 5
 
 
-def _validated_date(raw: str | None, flag: str) -> str | None:
-    if raw is None:
-        return None
-    try:
-        return parse_date(raw)
-    except DateError:
-        raise UsageError(
-            f"{flag} {raw!r} is not a valid date; use YYYY-MM-DD (e.g. 2026-03-01)"
-        ) from None
+# How the flags are spelled in the refusals of the one filter check (engine/search).
+FLAG_NAMES = ArgumentNames(
+    tags="--tag",
+    all_tags="--all-tags",
+    exclude_tags="--exclude-tag",
+    since="--since",
+    until="--until",
+    meta="--meta",
+)
 
 
 def filters_from(args: argparse.Namespace) -> Filters:
-    """The search filters the flags ask for; UsageError for a bad date or tag list."""
-    tags: tuple[str, ...] = tuple(args.tag or ())
-    exclude_tags: tuple[str, ...] = tuple(args.exclude_tag or ())
-    since = _validated_date(args.since, "--since")
-    until = _validated_date(args.until, "--until")
-    for flag, values in (("--tag", tags), ("--exclude-tag", exclude_tags)):
-        try:
-            normalize_query_tags(values)
-        except TagError:
-            shown = ", ".join(repr(v) for v in values)
-            raise UsageError(f"{flag} {shown}: tags contained no valid values") from None
-    if args.all_tags and not tags:
-        raise UsageError("--all-tags needs at least one --tag")
+    """The search filters the flags ask for; UsageError for a bad date, tag list or --meta."""
     try:
-        reme_fields = reme.filter_fields(args)
-    except ValueError as exc:
+        return checked_filters(
+            tags=args.tag or (),
+            all_tags=args.all_tags,
+            exclude_tags=args.exclude_tag or (),
+            since=args.since,
+            until=args.until,
+            strict_dates=args.strict_dates,
+            paths=args.path or (),
+            path_prefixes=args.path_prefix or (),
+            meta=args.meta or (),
+            names=FLAG_NAMES,
+        )
+    except SearchError as exc:
         raise UsageError(str(exc)) from None
-    return Filters(
-        tags=tags,
-        all_tags=args.all_tags,
-        exclude_tags=exclude_tags,
-        since=since,
-        until=until,
-        strict_dates=args.strict_dates,
-        **reme_fields,
-    )
 
 
 def _query_from(args: argparse.Namespace) -> tuple[Engine, SearchQuery]:

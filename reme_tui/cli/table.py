@@ -140,6 +140,9 @@ _SEARCH = frozenset(
 _SEMANTIC = frozenset({"model", "allow_download", "vector_weight"})
 _MODES_GROUP = "headless modes (print and exit)"
 
+# The option flags of each subcommand (`reme-tui mcp`, cli/serve.py), from this same table.
+SUBCOMMAND_FLAGS: Mapping[str, frozenset[str]] = {"mcp": _INDEX | _SEMANTIC}
+
 MODES: tuple[Mode, ...] = (
     Mode(flag("--query", group=_MODES_GROUP, metavar="TEXT",
               help="search like ReMe's memory search"),
@@ -217,6 +220,8 @@ def build_parser(version: str) -> argparse.ArgumentParser:
             "terminal app on WORKSPACE; with a headless mode (below), prints and exits."
         ),
         epilog=(
+            "subcommand: reme-tui mcp [WORKSPACE] [--allow-writes] serves the index to AI "
+            "agents over MCP on stdio (see reme-tui mcp --help). "
             "exit codes: 0 success (also zero results), 1 runtime error (missing or "
             "unreadable workspace; --explain of a file that does not exist), 2 usage error "
             "(also: a flag the mode does not use)"

@@ -17,6 +17,7 @@ MODULES = [
     "reme_tui.engine.tags.index",
     "reme_tui.engine.files.workspace",
     "reme_tui.cli",
+    "reme_tui.mcp",
 ]
 
 
@@ -69,14 +70,14 @@ def test_package_exports_the_engine_lazily() -> None:
 
 
 def test_a_headless_query_loads_neither_the_watcher_nor_dupe_detection(tmp_path: Path) -> None:
-    """A --query never watches files or looks for near-duplicate tags: the faces load
-    watchfiles/anyio and rapidfuzz only when those names are asked for."""
+    """A --query never watches files, looks for near-duplicate tags or serves MCP: the
+    faces load watchfiles/anyio, rapidfuzz and the MCP SDK only when asked for."""
     one_memory_workspace(tmp_path)
     code = (
         "import sys\n"
         "from reme_tui.cli import main\n"
         f"assert main([{str(tmp_path)!r}, '--query', 'budget', '--no-cache']) == 0\n"
-        "heavy = ('watchfiles', 'anyio', 'rapidfuzz')\n"
+        "heavy = ('watchfiles', 'anyio', 'rapidfuzz', 'mcp')\n"
         "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in heavy)))\n"
         "from reme_tui.engine.files import awatch_batches\n"
         "from reme_tui.engine.tags import detect_duplicates\n"

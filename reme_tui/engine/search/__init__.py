@@ -4,6 +4,7 @@ and metadata filters (``reme_filters``), fusion and the cut-off (``fusion``), an
 grammar people type (``grammar``: ``tag:``, ``since:``...), and why one memory was or
 was not returned (``explain``)."""
 
+from .checked import ArgumentNames, checked_filters
 from .explain import STAGES, Explainer, ExplainScope, Explanation, Stage
 from .filters import NO_FILTERS, Filters
 from .fusion import Ranked, apply_cutoff, candidate_count, fuse
@@ -29,6 +30,7 @@ __all__ = [
     "MAX_LINKS_PER_DIRECTION",
     "NO_FILTERS",
     "STAGES",
+    "ArgumentNames",
     "ExplainScope",
     "Explainer",
     "Explanation",
@@ -50,6 +52,7 @@ __all__ = [
     "TagFilterInfo",
     "apply_cutoff",
     "candidate_count",
+    "checked_filters",
     "fuse",
     "metadata_matches",
     "parse_meta",
