@@ -54,7 +54,8 @@ def run_mode(args: argparse.Namespace) -> int:
 
     if mode(args) == "revert" and args.to is None:
         raise UsageError("--revert PATH needs --to VERSION (a change id from --changes)")
-    return run(opening.open_engine(args), args, UsageError)
+    # It records through its own history below (and says when that was the first look).
+    return run(opening.open_engine(args, record=False), args, UsageError)
 
 
 def open_history(engine: Engine) -> tuple[ChangeHistory, RecordResult, bool]:

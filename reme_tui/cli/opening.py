@@ -13,8 +13,9 @@ from reme_tui.engine import Engine, EngineConfig
 from reme_tui.engine.index import saved_index
 
 
-def open_engine(args: argparse.Namespace) -> Engine:
-    """Open and index the workspace, with a progress bar on a TTY after one second."""
+def open_engine(args: argparse.Namespace, *, record: bool = True) -> Engine:
+    """Open and index the workspace, with a progress bar on a TTY after one second; then
+    (``record``) note in the change history what changed since anything last looked."""
     config = EngineConfig(all_markdown=args.all_markdown, layout=args.layout)
     engine = Engine.create(Path(args.workspace), config)
     engine.chosen_because = args.chosen_because
@@ -29,7 +30,35 @@ def open_engine(args: argparse.Namespace) -> Engine:
     progress = ProgressBar(sys.stderr)
     engine.build(progress=progress.update, notice=info)
     progress.finish()
+    if record:
+        record_changes(engine)
     return engine
+
+
+def record_changes(engine: Engine) -> None:
+    """Record what changed since the history last looked, as the app does when it opens:
+    every mode that opens a workspace looks, so an edit between two ``--query`` runs is its
+    own change, not folded into a later diff. Only files whose content hash moved are read.
+    A disabled (``[history] enabled = false``) or broken history never fails the mode."""
+    from reme_tui.config import load_settings
+    from reme_tui.engine.history import ChangeHistory, HistoryError
+
+    settings = load_settings().history
+    if not settings.enabled:
+        return
+    try:
+        history = ChangeHistory.for_workspace(engine.root, retention_days=settings.retention_days)
+    except HistoryError as exc:
+        info(f"notice: changes not recorded: {exc}")
+        return
+    try:
+        engine.attach_history(history)
+        engine.sync_history("start")
+    except HistoryError as exc:
+        info(f"notice: changes not recorded: {exc}")
+    finally:
+        engine.attach_history(None)
+        history.close()
 
 
 def attach_model(engine: Engine, args: argparse.Namespace) -> None:

@@ -356,8 +356,11 @@ class Engine:
         if not self.is_built:
             return RecordResult()
         with self._lock:
-            now = {p: (m.content_hash, m.tags, m.name) for p, m in self._state.memories.items()}
-        return self._recorder.sync(now, source)
+            memories = dict(self._state.memories)
+        hashes = {path: memory.content_hash for path, memory in memories.items()}
+        return self._recorder.sync(
+            hashes, lambda path: (memories[path].tags, memories[path].name), source
+        )
 
     # -- queries -------------------------------------------------------------
 

@@ -1,5 +1,5 @@
-"""`changes`: the first call records a baseline; edits seen later (by the watcher or a
-write tool) are listed, newest first."""
+"""`changes`: the server records the baseline when it opens the workspace (as every mode
+does); edits seen later (by the watcher or a write tool) are listed, newest first."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def test_changes_lists_what_changed_since_the_baseline(workspace: Path) -> None:
     async def main() -> None:
         async with served(workspace, "--allow-writes") as session:
             first = await answer(session, "changes", {})
-            assert first["history"]["baseline_recorded"] is True
+            assert first["history"]["baseline_recorded"] is False  # done when it opened
             assert first["entries"] == []
             await answer(session, "add_tag", {"path": MEMORY, "tag": "runbook"})
             path = workspace / "daily" / "2026-09-01.md"
