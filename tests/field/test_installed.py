@@ -184,3 +184,18 @@ def test_a_warm_start_reports_what_a_cold_one_does_for_dated_frontmatter(
     assert cold.returncode == warm.returncode == 0, warm.stderr
     assert json.loads(warm.stdout) == json.loads(cold.stdout)
     assert "day-index-stale" not in warm.stdout
+
+
+def test_an_edit_between_two_scripted_runs_is_its_own_change(
+    reme_tui: Path, home: dict[str, str], sample: Path, tmp_path: Path
+) -> None:
+    note = sample / "daily" / "2026-09-01" / "1on1-marcus.md"
+    assert run(reme_tui, home, tmp_path, str(sample), "--list-tags").returncode == 0
+    note.write_text(note.read_text(encoding="utf-8") + "first edit\n", encoding="utf-8")
+    assert run(reme_tui, home, tmp_path, str(sample), "--query", "budget").returncode == 0
+    note.write_text(note.read_text(encoding="utf-8") + "second edit\n", encoding="utf-8")
+    done = run(reme_tui, home, tmp_path, str(sample), "--changes", "--json")
+    assert done.returncode == 0, done.stderr
+    diffs = [entry["diff"] for entry in json.loads(done.stdout)["entries"]]
+    assert len(diffs) == 2
+    assert "+second edit" in diffs[0] and "+first edit" in diffs[1]
