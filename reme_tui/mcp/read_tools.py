@@ -1,5 +1,5 @@
-"""The read-only tools: search, list_tags, read_memory, neighbours, suggest_tags, tag_dupes,
-diagnostics, changes. Each answers with the same JSON document the matching `--json` mode prints."""
+"""The read-only tools: search, explain, list_tags, read_memory, neighbours, suggest_tags,
+tag_dupes, diagnostics, changes. Each answers with the same JSON document the matching `--json` mode prints."""
 
 from __future__ import annotations
 
@@ -52,20 +52,25 @@ def _short(date: str | None) -> str | None:
     return date
 
 
-def search(context: Context, args: Args) -> dict[str, Any]:
+def search_query(context: Context, args: Args) -> SearchQuery:
+    """The search a call asks for (the `search` tool's arguments)."""
     query = a.required_text(args, "query")
     if not query.strip():
         raise ToolError("query cannot be empty: give some text to search for")
     limit = a.integer(args, "limit", low=1, high=MAX_LIMIT)
     min_score = a.number(args, "min_score", low=0.0, high=1e9)
     weight = context.vector_weight
-    request = SearchQuery(
+    return SearchQuery(
         text=query,
         filters=search_filters(args),
         limit=DEFAULT_LIMIT if limit is None else limit,
         min_score=0.0 if min_score is None else min_score,
         vector_weight=DEFAULT_VECTOR_WEIGHT if weight is None else weight,
     )
+
+
+def search(context: Context, args: Args) -> dict[str, Any]:
+    request = search_query(context, args)
     try:
         response = context.engine.search(request)
     except SearchError as exc:
@@ -106,6 +111,42 @@ SEARCH = ToolSpec(
     },
     required=("query",),
 )  # fmt: skip
+
+
+def explain(context: Context, args: Args) -> dict[str, Any]:
+    engine = context.engine
+    rel = a.workspace_path(args, "path")
+    request = search_query(context, args)
+    try:
+        engine.resolve(rel)
+    except PathOutsideWorkspace:
+        raise ToolError(f"path {rel[:200]!r} resolves outside the workspace; not read") from None
+    engine.apply([rel])  # a change the watcher has not delivered yet
+    try:
+        explanation = engine.explain(rel, request)
+    except SearchError as exc:
+        raise ToolError(str(exc)) from None
+    if not explanation.exists:
+        raise ToolError(f"{rel[:200]!r}: no such file in the workspace")
+    return explanation.to_json()
+
+
+EXPLAIN = ToolSpec(
+    name="explain",
+    handler=explain,
+    description=(
+        "Why one memory is or is not returned by a search: ReMe's pipeline stage by stage "
+        "(found as a memory, frontmatter, tag/date/path/metadata filters, BM25 with each "
+        "term's contribution, vector and fusion, cut-off, link expansion) and a verdict "
+        "('returned at rank N' or 'dropped at STAGE'). Takes the `search` tool's arguments "
+        "plus `path`; ranks and scores equal `search`'s (`reme-tui --explain PATH --json`)."
+    ),
+    properties={
+        "path": string("Workspace-relative path of the memory to explain."),
+        **SEARCH.properties,
+    },
+    required=("path", "query"),
+)
 
 
 # -- tags -----------------------------------------------------------------------
@@ -322,8 +363,8 @@ CHANGES = ToolSpec(
     handler=changes,
     description=(
         "What changed in the memories, newest first: created, edited, deleted, tags added or "
-        "removed, with a diff summary (`reme-tui --changes --json`). The first call records "
-        "a baseline; later calls list what changed since."
+        "removed, with a diff summary (`reme-tui --changes --json`). The server records a "
+        "baseline when it opens the workspace; later calls list what changed since."
     ),
     properties={
         "since": string("A date YYYY-MM-DD, a time YYYY-MM-DDTHH:MM, or `last-review`."),
@@ -333,6 +374,7 @@ CHANGES = ToolSpec(
 
 READ_TOOLS: tuple[ToolSpec, ...] = (
     SEARCH,
+    EXPLAIN,
     LIST_TAGS,
     READ_MEMORY,
     NEIGHBOURS,

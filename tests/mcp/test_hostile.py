@@ -42,6 +42,7 @@ def test_hostile_arguments(workspace: Path, outside: Path) -> None:
                     ("neighbours", {}),
                     ("add_tag", {"tag": "pwned"}),
                     ("set_tags", {"tags": []}),
+                    ("explain", {"query": SECRET}),
                 ):
                     messages.append(await refusal(session, tool, {"path": path, **extra}))
             for args in (

@@ -44,7 +44,7 @@ def cli_answer(workspace: Path, case: dict[str, Any], *flags: str) -> dict[str, 
     argv = [sys.executable, "-m", "reme_tui", str(workspace), "--query", case["query"], "--json"]
     argv += flags
     for key, value in case.items():
-        if key == "query":
+        if key in ("query", "path"):
             continue
         if value is True:
             argv.append(FLAGS[key])
@@ -70,3 +70,26 @@ def test_search_equals_query_json(workspace: Path) -> None:
         assert mine == theirs, case
     assert any(doc["results"] for doc in expected)  # the cases do find things
     assert any(doc["tag_filter"] for doc in expected)
+
+
+EXPLAINED = [
+    {"path": "digest/procedure/deploy-atlas.md", "query": "deploy"},
+    {"path": "digest/procedure/deploy-atlas.md", "query": "atlas", "tags": ["globex"]},
+    {"path": "daily/2026-09-01.md", "query": "atlas", "since": "2026-10-01"},
+    {"path": "README.md", "query": "atlas"},
+]
+
+
+def test_explain_equals_explain_json(workspace: Path) -> None:
+    expected = [cli_answer(workspace, case, "--explain", case["path"]) for case in EXPLAINED]
+
+    async def main() -> list[dict[str, Any]]:
+        async with served(workspace) as session:
+            return [await answer(session, "explain", case) for case in EXPLAINED]
+
+    got = anyio.run(main)
+    for case, mine, theirs in zip(EXPLAINED, got, expected, strict=True):
+        assert mine == theirs, case
+    verdicts = [doc["verdict"] for doc in got]
+    assert verdicts[0].startswith("returned at rank")
+    assert all(v.startswith("dropped at") for v in verdicts[1:]), verdicts

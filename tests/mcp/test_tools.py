@@ -10,6 +10,7 @@ from .client import served
 
 READ = [
     "search",
+    "explain",
     "list_tags",
     "read_memory",
     "neighbours",
