@@ -1,5 +1,6 @@
 """The read-only tools: search, explain, list_tags, read_memory, neighbours, suggest_tags,
-tag_dupes, diagnostics, changes. Each answers with the same JSON document the matching `--json` mode prints."""
+tag_dupes, diagnostics, changes. Each answers with the same JSON document the matching
+`--json` mode prints."""
 
 from __future__ import annotations
 
