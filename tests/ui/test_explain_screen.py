@@ -109,3 +109,39 @@ async def test_t_in_the_explanation_opens_the_tag_editor_for_that_memory(
         screen = app.screen
         assert isinstance(screen, TagEditorScreen)
         assert screen.path == path
+
+
+async def test_w_in_an_explanation_dropped_by_dates_widens_them_and_explains_again(
+    app_factory: AppFactory,
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await search(pilot, "until:2026-01-10 postgres")
+        await pilot.press("W")
+        await settle(pilot)
+        await pilot.press(*"daily/2026-01-19/schema.md", "enter")
+        await settle(pilot)
+        first = app.screen
+        assert isinstance(first, ExplainScreen) and first.explanation.dropped_at == "dates"
+        await pilot.press("w")
+        await settle(pilot)
+        again = app.screen
+        assert isinstance(again, ExplainScreen) and again is not first
+        assert again.explanation.returned, again.explanation.verdict
+        filters = app.main_screen.state.filters
+        assert filters.until is None and filters.since is None
+
+
+async def test_w_refuses_to_widen_when_the_dates_did_not_drop_it(
+    app_factory: AppFactory,
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await search(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ExplainScreen) and screen.explanation.returned
+        await pilot.press("w")
+        await settle(pilot)
+        assert app.screen is screen

@@ -80,5 +80,3 @@ def _date(raw: str | None, name: str) -> str | None:
         raise SearchError(
             f"{name} {raw!r} is not a valid date; use YYYY-MM-DD (e.g. 2026-03-01)"
         ) from None
-
-

@@ -42,14 +42,15 @@ def stage_rows(explanation: Explanation) -> list[tuple[Text, Text, Text]]:
     return rows
 
 
-# What the person chose to do next: ("open" | "tags" | "dupes", the memory's path).
+# What the person chose to do next: ("open" | "tags" | "dupes" | "widen", the memory's path).
 ExplainChoice = tuple[str, str]
 
 
 class ExplainScreen(ModalScreen[ExplainChoice | None]):
     """One explanation. Dismisses with what to do next (the main screen does it): open the
-    memory, edit its tags (the one write door: add the missing tag), or review the
-    near-duplicate tags (merge the variant it carries); Esc closes."""
+    memory, edit its tags (the one write door: add the missing tag), review the
+    near-duplicate tags (merge the variant it carries), or widen the dates that dropped it
+    (the search loses its date range and the memory is explained again); Esc closes."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "dismiss", "Close", id="explain.close"),
@@ -58,6 +59,7 @@ class ExplainScreen(ModalScreen[ExplainChoice | None]):
         Binding("o", "choose('open')", "Open the memory", id="explain.open"),
         Binding("t", "choose('tags')", "Edit its tags", id="explain.edit_tags"),
         Binding("d", "choose('dupes')", "Review near-duplicate tags", id="explain.dupes"),
+        Binding("w", "widen", "Widen the dates", id="explain.widen"),
     ]
 
     def __init__(self, explanation: Explanation, search: str) -> None:
@@ -99,6 +101,13 @@ class ExplainScreen(ModalScreen[ExplainChoice | None]):
     def action_cursor_up(self) -> None:
         self.query_one(DataTable).action_cursor_up()
 
+    def action_widen(self) -> None:
+        """Drop the search's date range (and strict dates), when that is what dropped it."""
+        if self.explanation.dropped_at != "dates":
+            self.notify("The dates did not drop this memory", severity="warning")
+            return
+        self.dismiss(("widen", self.explanation.path))
+
     def action_choose(self, what: str) -> None:
         discovery = self.explanation.stage("discovery")
         if discovery is None or not discovery.passed:
@@ -119,6 +128,8 @@ def _hint(explanation: Explanation) -> str:
     if discovery is None or not discovery.passed:
         return "Esc closes"
     keys = "o opens the memory, t edits its tags"
+    if explanation.dropped_at == "dates":
+        keys += ", w widens the dates (drops the date range)"
     variant = _variant(explanation)
     if variant is not None:
         keys += f", d reviews near-duplicate tags (merge `{for_terminal_line(variant)}`?)"

@@ -709,9 +709,10 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
 
     # -- why this, why not that (screens/explain.py) ------------------------------
 
-    def explain_query(self) -> SearchQuery | None:
-        """The search the results list shows, as ``compute`` ran it (None: no query)."""
-        state = self.shown_state or self.state
+    def explain_query(self, state: SearchState | None = None) -> SearchQuery | None:
+        """The search the results list shows (or ``state``), as ``compute`` runs it (None:
+        no query)."""
+        state = state or self.shown_state or self.state
         if not state.text.strip():
             return None
         limits = self.reme.settings.search
@@ -743,8 +744,8 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
 
         self.app.push_screen(WhyNotScreen(self.reme.engine.paths(), label), chosen)
 
-    def explain_path(self, path: str) -> None:
-        query = self.explain_query()
+    def explain_path(self, path: str, state: SearchState | None = None) -> None:
+        query = self.explain_query(state)
         if query is None:
             self.notify(_NO_SEARCH, severity="warning")
             return
@@ -764,8 +765,14 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
                 self.reme.open_tag_editor(chosen)
             elif what == "dupes":
                 self.reme.open_tag_dupes()
+            elif what == "widen":
+                wider = (self.shown_state or self.state).with_filters(
+                    since=None, until=None, strict_dates=False
+                )
+                self.apply_state(wider)
+                self.explain_path(chosen, wider)
 
-        label = _search_label(self.shown_state or self.state)
+        label = _search_label(state or self.shown_state or self.state)
         self.app.push_screen(ExplainScreen(explanation, label), closed)
 
     def action_toggle_sidebar(self) -> None:
