@@ -199,3 +199,17 @@ def test_an_edit_between_two_scripted_runs_is_its_own_change(
     diffs = [entry["diff"] for entry in json.loads(done.stdout)["entries"]]
     assert len(diffs) == 2
     assert "+second edit" in diffs[0] and "+first edit" in diffs[1]
+
+
+def test_explain_through_the_installed_tool_agrees_with_its_search(
+    reme_tui: Path, home: dict[str, str], sample: Path, tmp_path: Path
+) -> None:
+    search = ["--query", "atlas deploy", "--json"]
+    found = run(reme_tui, home, tmp_path, str(sample), *search)
+    assert found.returncode == 0, found.stderr
+    first = json.loads(found.stdout)["results"][0]
+    done = run(reme_tui, home, tmp_path, str(sample), "--explain", first["path"], *search)
+    assert done.returncode == 0, done.stderr
+    explained = json.loads(done.stdout)
+    assert explained["verdict"].startswith("returned at rank 1")
+    assert explained["score"] == first["score"]
