@@ -102,13 +102,26 @@ def body_markdown(i: int, words: list[str], links: list[str], rng: random.Random
     return "\n\n".join(parts) + "\n"
 
 
-def generate(root: Path, count: int, *, words_per_memory: int = 300, seed: int = 7) -> Path:
-    """Write `count` memories under root (skipped when a complete workspace is there)."""
+def already_generated(root: Path, stamp: str) -> bool:
+    """True when ``root`` holds a complete workspace made with ``stamp`` (version:count);
+    otherwise whatever is there is removed, to be written afresh (then ``mark_complete``)."""
     marker = root / ".complete"
-    if marker.exists() and marker.read_text() == f"{GENERATOR_VERSION}:{count}":
-        return root
+    if marker.exists() and marker.read_text() == stamp:
+        return True
     if root.exists():
         shutil.rmtree(root)
+    return False
+
+
+def mark_complete(root: Path, stamp: str) -> None:
+    (root / ".complete").write_text(stamp)
+
+
+def generate(root: Path, count: int, *, words_per_memory: int = 300, seed: int = 7) -> Path:
+    """Write `count` memories under root (skipped when a complete workspace is there)."""
+    stamp = f"{GENERATOR_VERSION}:{count}"
+    if already_generated(root, stamp):
+        return root
     rng = random.Random(seed)
     vocab = vocabulary(8000, rng)
     weights = zipf_weights(len(vocab))
@@ -130,5 +143,5 @@ def generate(root: Path, count: int, *, words_per_memory: int = 300, seed: int =
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    marker.write_text(f"{GENERATOR_VERSION}:{count}")
+    mark_complete(root, stamp)
     return root

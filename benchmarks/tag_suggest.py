@@ -13,13 +13,18 @@ Zipf prose, so these figures measure the names-and-links signals, not the keywor
 from __future__ import annotations
 
 import random
-import shutil
 import statistics
 import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.generate import SYLLABLES, vocabulary, zipf_weights
+from benchmarks.generate import (
+    SYLLABLES,
+    already_generated,
+    mark_complete,
+    vocabulary,
+    zipf_weights,
+)
 
 HERE = Path(__file__).parent
 WORKSPACES = HERE / ".workspaces"
@@ -39,11 +44,9 @@ def _entity_names(rng: random.Random, count: int) -> list[str]:
 
 def generate_entities(root: Path, count: int, seed: int = 5) -> Path:
     """A workspace of ``count`` memories about people, projects and companies."""
-    marker = root / ".complete"
-    if marker.exists() and marker.read_text() == f"{GENERATOR_VERSION}:{count}":
+    stamp = f"entities-{GENERATOR_VERSION}:{count}"
+    if already_generated(root, stamp):
         return root
-    if root.exists():
-        shutil.rmtree(root)
     rng = random.Random(seed)
     vocab = vocabulary(4000, rng)
     weights = zipf_weights(len(vocab))
@@ -87,7 +90,7 @@ def generate_entities(root: Path, count: int, seed: int = 5) -> Path:
         _write(root / rel, title.capitalize(), f"Notes on {rng.choice(vocab)}", tags, body)
         for tag in tags:
             about[tag].append(rel)
-    marker.write_text(f"{GENERATOR_VERSION}:{count}")
+    mark_complete(root, stamp)
     return root
 
 

@@ -482,6 +482,14 @@ SYNC = "daily/2026-03-20/sync.md"
 SYNC_TEXT = "---\nname: Sync with Alice\ndescription: Weekly sync\n---\nAlice on the migration.\n"
 
 
+@pytest.fixture
+def with_sync(workspace: Path) -> Path:
+    """The fixture workspace plus an untagged note the engine has tags to propose for."""
+    (workspace / SYNC).parent.mkdir(parents=True)
+    (workspace / SYNC).write_text(SYNC_TEXT, encoding="utf-8")
+    return workspace
+
+
 async def editor_with_proposals(pilot: Pilot[Any]) -> None:
     await open_editor(pilot, SYNC)
     await settle(pilot)
@@ -490,10 +498,8 @@ async def editor_with_proposals(pilot: Pilot[Any]) -> None:
 
 @anyio
 async def test_the_editor_opens_with_the_tags_the_engine_proposes(
-    app_factory: AppFactory, workspace: Path
+    app_factory: AppFactory, with_sync: Path
 ) -> None:
-    (workspace / SYNC).parent.mkdir(parents=True)
-    (workspace / SYNC).write_text(SYNC_TEXT, encoding="utf-8")
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
         editor = await open_editor(pilot, SYNC)
@@ -507,15 +513,13 @@ async def test_the_editor_opens_with_the_tags_the_engine_proposes(
         await pilot.press("enter")  # nothing picked: Enter on the empty input saves
         await settle(pilot)
         assert not isinstance(app.screen, TagEditorScreen)
-    assert tags_on_disk(workspace, SYNC) == ["alice"]
+    assert tags_on_disk(with_sync, SYNC) == ["alice"]
 
 
 @anyio
 async def test_enter_without_picking_a_proposal_still_saves_as_before(
-    app_factory: AppFactory, workspace: Path
+    app_factory: AppFactory, with_sync: Path
 ) -> None:
-    (workspace / SYNC).parent.mkdir(parents=True)
-    (workspace / SYNC).write_text(SYNC_TEXT, encoding="utf-8")
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
         editor = await open_editor(pilot, SYNC)
@@ -523,12 +527,10 @@ async def test_enter_without_picking_a_proposal_still_saves_as_before(
         assert editor.suggestions
         await pilot.press(*"ops", "enter", "enter")
         await settle(pilot)
-    assert tags_on_disk(workspace, SYNC) == ["ops"]
+    assert tags_on_disk(with_sync, SYNC) == ["ops"]
 
 
 def test_snapshot_editor_with_proposals(
-    snap_compare: Any, app_factory: AppFactory, workspace: Path
+    snap_compare: Any, app_factory: AppFactory, with_sync: Path
 ) -> None:
-    (workspace / SYNC).parent.mkdir(parents=True)
-    (workspace / SYNC).write_text(SYNC_TEXT, encoding="utf-8")
     assert snap_compare(app_factory(), terminal_size=SIZE, run_before=editor_with_proposals)
