@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from reme_tui.cli import opening
 from reme_tui.cli.common import EXIT_OK, info
-from reme_tui.cli.table import FLAGS, SUBCOMMAND_FLAGS
+from reme_tui.cli.table import FLAGS, SUBCOMMAND_FLAGS, add_workspace_and_version
 
 NAME = "mcp"
 _ACCEPTS = SUBCOMMAND_FLAGS[NAME]
@@ -36,14 +36,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
         ),
         epilog="(a workspace folder literally named mcp: write ./mcp)",
     )
-    parser.add_argument(
-        "workspace",
-        nargs="?",
-        default=None,
-        help="ReMe workspace directory (default: ./.reme, else the nearest .reme/ in a "
-        "parent folder, else the current folder)",
-    )
-    parser.add_argument("--version", action="version", version=f"reme-tui {version}")
+    add_workspace_and_version(parser, version)
     parser.add_argument(
         "--allow-writes",
         action="store_true",

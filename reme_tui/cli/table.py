@@ -212,6 +212,18 @@ def headless_flags() -> list[str]:
     return [mode.label for mode in MODES if mode.headless]
 
 
+def add_workspace_and_version(parser: argparse.ArgumentParser, version: str) -> None:
+    """The WORKSPACE positional and --version, the same in every parser (modes and mcp)."""
+    parser.add_argument(
+        "workspace",
+        nargs="?",
+        default=None,
+        help="ReMe workspace directory (default: ./.reme, else the nearest .reme/ in a "
+        "parent folder, else the current folder)",
+    )
+    parser.add_argument("--version", action="version", version=f"reme-tui {version}")
+
+
 def build_parser(version: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="reme-tui",
@@ -227,14 +239,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
             "(also: a flag the mode does not use)"
         ),
     )
-    parser.add_argument(
-        "workspace",
-        nargs="?",
-        default=None,
-        help="ReMe workspace directory (default: ./.reme, else the nearest .reme/ in a "
-        "parent folder, else the current folder)",
-    )
-    parser.add_argument("--version", action="version", version=f"reme-tui {version}")
+    add_workspace_and_version(parser, version)
     groups: dict[str, argparse._ArgumentGroup] = {}
     selectors = [mode.flag for mode in MODES if mode.flag is not None]
     for flag in [*selectors, *FLAGS]:
