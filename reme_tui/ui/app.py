@@ -37,7 +37,12 @@ from reme_tui.config import (
 from reme_tui.engine import Delta, Engine, EngineConfig, WorkspaceError
 from reme_tui.engine.files import PathOutsideWorkspace, awatch_batches
 from reme_tui.engine.history import ChangeHistory, HistoryError
-from reme_tui.engine.index import saved_index, start_pool_helpers
+from reme_tui.engine.index import (
+    drop_standby_pool,
+    fork_pool_for_threads,
+    saved_index,
+    start_pool_helpers,
+)
 from reme_tui.engine.write import Journal
 from reme_tui.ui.commands import RemeCommands
 from reme_tui.ui.host import Command, Host
@@ -622,8 +627,13 @@ def run_app(
 ) -> int:
     """Run the terminal app; returns the process exit code (WorkspaceError propagates)."""
     app = make_app(workspace, load_settings(config_path), options)
+    # Before Textual starts a thread: the build thread parses in these forked workers.
+    fork_pool_for_threads()
     start_pool_helpers()  # while sys.stderr is still a real file (the app captures it)
-    app.run()
+    try:
+        app.run()
+    finally:
+        drop_standby_pool()
     return app.return_code or 0
 
 

@@ -4,6 +4,7 @@ workspace above every size threshold, the saved index, the bundled theme, no ter
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -99,11 +100,34 @@ def test_the_app_opens_thousands_of_memories_then_comes_back_warm(
     assert again.quit() == 0
 
 
+def children_of(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found.update(int(child) for child in (task / "children").read_text().split())
+    return found
+
+
+def test_the_app_parses_a_cold_build_in_workers_forked_before_the_screen(
+    reme_tui: Path, home: dict[str, str], big_workspace: Path, tmp_path: Path
+) -> None:
+    """The build runs in a thread, so the app forks its loader pool before any thread
+    starts: the workers are there while it runs (quiet: nothing of theirs on screen) and
+    gone with it."""
+    app = Terminal(reme_tui, [str(big_workspace), "--no-cache"], home, tmp_path)
+    app.wait_for(lambda: bool(app.status().strip()), "the first screen")  # forked by then
+    workers = children_of(app.child.pid)
+    assert len(workers) >= 2 or (os.cpu_count() or 1) < 2
+    app.wait_for(lambda: "index ready" in app.status(), "index ready")
+    assert "Traceback" not in app.text()
+    assert app.quit() == 0
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
+
+
 def test_the_app_builds_with_a_process_pool_under_its_captured_stderr(
     reme_tui: Path, home: dict[str, str], big_workspace: Path, tmp_path: Path
 ) -> None:
-    """The pool is off in the app by default (slower on two cores); asked for, it must work
-    where it once crashed ("bad value(s) in fds_to_keep"), or fall back, never fail."""
+    """REME_TUI_WORKERS sizes the pool: it must work where a spawned one once crashed
+    under the captured stderr ("bad value(s) in fds_to_keep"), or fall back, never fail."""
     env = {**home, "REME_TUI_WORKERS": "2"}
     app = Terminal(reme_tui, [str(big_workspace), "--no-cache"], env, tmp_path)
     app.wait_for(lambda: "index ready" in app.status(), "index ready")

@@ -8,8 +8,16 @@ from .build import ProgressCallback, build_cold, build_warm, commit
 from .collector import collector_paused, freeze_after_builds
 from .keyword import ChunkScore, KeywordIndex, TermScore
 from .link_graph import Edge, LinkGraph
-from .loader import Reread, load_all, reread_one, start_pool_helpers, worker_setting_problem
+from .loader import (
+    Reread,
+    fork_pool_for_threads,
+    load_all,
+    reread_one,
+    start_pool_helpers,
+    worker_setting_problem,
+)
 from .semantic import STATE_KEY, Semantic, SemanticStatus, SimilarMemory, try_load_model
+from .standby import drop_standby_pool
 from .state import IndexState, Update
 from .store import IndexStore, Snapshot, StoreInvalid, code_fingerprint, now_ns
 from .store_choice import saved_index
@@ -44,6 +52,8 @@ __all__ = [
     "collector_paused",
     "commit",
     "dir_identity",
+    "drop_standby_pool",
+    "fork_pool_for_threads",
     "freeze_after_builds",
     "load_all",
     "load_model",

@@ -165,8 +165,9 @@ def build_warm(
             state.scan_diagnostics = scan_diagnostics
         on_disk = {item.rel for item in found}
         update = Update(forget=[p for p in state.memories if p not in on_disk])
-        for item in untrusted(found, state.memories, snapshot.saved_at_ns, progress):
-            planner.plan_reread(item, update)
+        planner.plan_rereads(
+            list(untrusted(found, state.memories, snapshot.saved_at_ns, progress)), update
+        )
         commit(state, update, delta, lock)
         with lock:
             state.built = True

@@ -1,23 +1,24 @@
 """Read, parse and tokenize many memory files: serially, or on every core for big scans.
 
 Parsing is CPU-bound pure Python (YAML, mistletoe), so a cold open of a large workspace
-uses a process pool. Which start method is safe depends on the caller:
-- a single-threaded process forks (cheap, and nothing of the caller is re-run);
+uses a process pool. Which pool is safe depends on the caller:
+- a single-threaded process forks one for the build (cheap, nothing of the caller re-run);
 - a threaded one (the app builds from a worker thread) must not fork, since a lock held
-  by another thread would stay locked in the child; it spawns, but only when its main
-  module is reme-tui's own entry point, because spawned children re-import `__main__`
-  and an unguarded user script would run again;
-- otherwise, and whenever the pool fails in any way, the build stays in this process.
-
-A build in a thread (the app's) stays serial unless REME_TUI_WORKERS asks for a pool:
-measured in the app on 2 cores at 10,000 memories, the spawned pool reached "index ready"
-later than the serial build (about 41 s against 31 s under load, 36 s against 26 s
-lighter), and serial leaves the other core to the UI. Headless runs (main thread) fork.
+  by another thread would stay locked in the child. The app therefore forks a *standby*
+  pool (`fork_standby_pool`) before it starts any thread or takes the terminal, and a
+  build in a thread uses that one. Without it, a thread's build stays serial unless
+  REME_TUI_WORKERS asks for a pool, which is then spawned, and only when the main module
+  is reme-tui's own entry point (spawned children re-import `__main__`, and an unguarded
+  user script would run again). Measured in the app on 2 cores at 10,000 memories, a
+  spawned pool (which imports everything again) reached "index ready" later than the
+  serial build (about 41 s against 31 s under load);
+- whenever a pool fails in any way, the rest of the build stays in this process.
 
 Spawned pools need multiprocessing's resource tracker, which is handed `sys.stderr`'s file
 descriptor when it starts. A full-screen app replaces `sys.stderr` with a capture object
 whose `fileno()` is -1, and the tracker's start then fails ("bad value(s) in fds_to_keep"):
-`start_pool_helpers()` starts it early, while stderr is still the real one.
+`start_pool_helpers()` starts it early, while stderr is still the real one. A forked pool
+needs no tracker (its semaphores are unlinked at once).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from dataclasses import dataclass, replace
 from ..files import FoundFile
 from ..parse import ReadFailure, content_hash, parse_memory, read_file, tokenize
 from ..records import Diagnostic, Memory
+from .standby import drop_standby_pool, fork_standby_pool, standby_pool
 
 PARALLEL_MIN_FILES = 2000
 BATCH_SIZE = 250
@@ -74,6 +76,16 @@ class Reread:
     tokens: tuple[list[str], ...] = ()
     data: bytes = b""
     content_changed: bool = True
+    restat: tuple[int, int, int, int] | None = None  # size, mtime, inode, ctime (a pool's)
+
+
+Stamp = tuple[str, int, int, int, int]  # content hash, size, mtime, inode, ctime
+
+
+def stamp_of(memory: Memory | None) -> Stamp | None:
+    if memory is None:
+        return None
+    return (memory.content_hash, memory.size, memory.mtime_ns, memory.ino, memory.ctime_ns)
 
 
 def reread_one(
@@ -81,22 +93,77 @@ def reread_one(
 ) -> Reread | None:
     """The file as it is now, compared with its ``old`` record; None when nothing moved.
     An event means "maybe changed", so content is compared, not the stat."""
+    return _with_old_record(old, _reread(item, stamp_of(old), tag_field, max_file_bytes, inside))
+
+
+REREAD_POOL_MIN = 500  # fewer files are read here: a round trip costs more than it saves
+
+
+def reread_many(
+    items: Sequence[tuple[FoundFile, Memory | None]],
+    tag_field: str,
+    max_file_bytes: int,
+    inside: str,
+) -> list[Reread | None]:
+    """`reread_one` for each (file, old record), in order; a big burst read in a thread
+    goes to the standby pool (the old records stay here: only their stamps travel)."""
+    standby = standby_pool() if len(items) >= REREAD_POOL_MIN else None
+    if standby is None or threading.current_thread() is threading.main_thread():
+        return [reread_one(item, old, tag_field, max_file_bytes, inside) for item, old in items]
+    batches = [
+        [(item, stamp_of(old)) for item, old in items[i : i + BATCH_SIZE]]
+        for i in range(0, len(items), BATCH_SIZE)
+    ]
+    global standby_bursts
+    standby_bursts += 1
+    results: list[Reread | None] = []
+    try:
+        pending = [
+            standby.executor.submit(_reread_batch, batch, tag_field, max_file_bytes, inside)
+            for batch in batches
+        ]
+        for future in pending:
+            results.extend(future.result())
+    except Exception:
+        drop_standby_pool()
+        return [reread_one(item, old, tag_field, max_file_bytes, inside) for item, old in items]
+    return [_with_old_record(old, reread) for (_, old), reread in zip(items, results, strict=True)]
+
+
+def _reread_batch(
+    batch: Sequence[tuple[FoundFile, Stamp | None]],
+    tag_field: str,
+    max_file_bytes: int,
+    inside: str,
+) -> list[Reread | None]:
+    return [_reread(item, stamp, tag_field, max_file_bytes, inside) for item, stamp in batch]
+
+
+def _reread(
+    item: FoundFile, old: Stamp | None, tag_field: str, max_file_bytes: int, inside: str
+) -> Reread | None:
     try:
         raw = read_file(item.abs_path, item.rel, max_file_bytes, inside=inside)
     except ReadFailure as failure:
         return Reread(item.rel, failure=failure.diagnostic)
-    if old is not None and old.content_hash == content_hash(raw.data):
+    if old is not None and old[0] == content_hash(raw.data):
         stat = (raw.size, raw.mtime_ns, raw.ino, raw.ctime_ns)
-        if (old.size, old.mtime_ns, old.ino, old.ctime_ns) == stat:
+        if old[1:] == stat:
             return None
-        restat = replace(
-            old, size=raw.size, mtime_ns=raw.mtime_ns, ino=raw.ino, ctime_ns=raw.ctime_ns
-        )
-        return Reread(item.rel, restat, content_changed=False)
+        return Reread(item.rel, content_changed=False, restat=stat)
     memory = parse_memory(item.rel, raw, tag_field=tag_field)
     return Reread(
         item.rel, memory, tokens=tuple(tokenize(c.text) for c in memory.chunks), data=raw.data
     )
+
+
+def _with_old_record(old: Memory | None, reread: Reread | None) -> Reread | None:
+    """A stat-only change carries the old record with the new stat."""
+    if reread is None or reread.restat is None or old is None:
+        return reread
+    size, mtime_ns, ino, ctime_ns = reread.restat
+    moved = replace(old, size=size, mtime_ns=mtime_ns, ino=ino, ctime_ns=ctime_ns)
+    return replace(reread, memory=moved, restat=None)
 
 
 def _load_batch(batch: Sequence[FoundFile], tag_field: str, max_file_bytes: int) -> list[Loaded]:
@@ -147,6 +214,12 @@ def start_pool_helpers() -> None:
         resource_tracker.ensure_running()
 
 
+def fork_pool_for_threads() -> bool:
+    """Fork the standby pool a later build in a thread will use (see `standby`), sized as
+    a headless build's pool; call it from the main thread before any other starts."""
+    return fork_standby_pool(worker_count(PARALLEL_MIN_FILES, in_thread=False))
+
+
 def load_all(
     items: Sequence[FoundFile],
     *,
@@ -157,44 +230,86 @@ def load_all(
 ) -> Iterator[Loaded]:
     """Loaded records in the order of `items`; stops early when `cancel` is set."""
     total = len(items)
-    batches = [items[i : i + BATCH_SIZE] for i in range(0, total, BATCH_SIZE)]
+    standby = standby_pool() if total >= PARALLEL_MIN_FILES else None
+    if standby is not None and threading.current_thread() is not threading.main_thread():
+        global standby_builds
+        standby_builds += 1
+        yield from _load_in_pool(
+            standby.executor,
+            standby.workers,
+            items,
+            tag_field,
+            max_file_bytes,
+            progress,
+            cancel,
+            on_failure=drop_standby_pool,  # broken for good: later builds stay here
+        )
+        return
     workers = worker_count(total)
-    if workers == 1:
-        results: Iterator[list[Loaded]] = (
-            _load_batch(b, tag_field, max_file_bytes) for b in batches
-        )
-        yield from _report(results, total, progress, cancel)
-        return
-    method = start_method()
+    method = start_method() if workers > 1 else None
     if method is None:
-        yield from _report(
-            (_load_batch(b, tag_field, max_file_bytes) for b in batches), total, progress, cancel
-        )
+        yield from _load_serially(items, tag_field, max_file_bytes, progress, cancel)
         return
+    try:
+        pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context(method),
+            initializer=_quiet_worker if method == "spawn" else None,
+        )
+    except Exception:
+        yield from _load_serially(items, tag_field, max_file_bytes, progress, cancel)
+        return
+    with pool:
+        yield from _load_in_pool(pool, workers, items, tag_field, max_file_bytes, progress, cancel)
+
+
+standby_builds = 0  # builds whose parsing the standby pool did (what tests check)
+standby_bursts = 0  # bursts of changes it read
+
+
+def _load_in_pool(
+    pool: ProcessPoolExecutor,
+    workers: int,
+    items: Sequence[FoundFile],
+    tag_field: str,
+    max_file_bytes: int,
+    progress: Callable[[int, int], None] | None,
+    cancel: threading.Event | None,
+    on_failure: Callable[[], None] | None = None,
+) -> Iterator[Loaded]:
     delivered = 0
     try:
-        context = multiprocessing.get_context(method)
-        with ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=context,
-            initializer=_quiet_worker if method == "spawn" else None,
-        ) as pool:
-            results = _bounded_map(pool, batches, workers * 2, tag_field, max_file_bytes)
-            for loaded in _report(results, total, progress, cancel):
-                yield loaded
-                delivered += 1
+        results = _bounded_map(pool, _batches(items), workers * 2, tag_field, max_file_bytes)
+        for loaded in _report(results, len(items), progress, cancel):
+            yield loaded
+            delivered += 1
     except Exception:
         # Any pool failure (it cannot start, a worker dies, ...): a serial build of
         # whatever the pool did not deliver is always correct.
-        rest = items[delivered:]
-        batches = [rest[i : i + BATCH_SIZE] for i in range(0, len(rest), BATCH_SIZE)]
-        yield from _report(
-            (_load_batch(b, tag_field, max_file_bytes) for b in batches),
-            total,
-            progress,
-            cancel,
-            already_done=delivered,
+        if on_failure is not None:
+            on_failure()
+        yield from _load_serially(
+            items[delivered:], tag_field, max_file_bytes, progress, cancel, len(items), delivered
         )
+
+
+def _batches(items: Sequence[FoundFile]) -> list[Sequence[FoundFile]]:
+    return [items[i : i + BATCH_SIZE] for i in range(0, len(items), BATCH_SIZE)]
+
+
+def _load_serially(
+    items: Sequence[FoundFile],
+    tag_field: str,
+    max_file_bytes: int,
+    progress: Callable[[int, int], None] | None,
+    cancel: threading.Event | None,
+    total: int | None = None,
+    already_done: int = 0,
+) -> Iterator[Loaded]:
+    results = (_load_batch(b, tag_field, max_file_bytes) for b in _batches(items))
+    yield from _report(
+        results, len(items) if total is None else total, progress, cancel, already_done
+    )
 
 
 def _quiet_worker() -> None:

@@ -24,7 +24,7 @@ from ..files import (
     to_relative,
 )
 from ..records import Diagnostic
-from .loader import reread_one
+from .loader import reread_many
 from .state import IndexState, Update
 
 
@@ -85,35 +85,38 @@ class Planner:
         update = Update()
         gone: set[str] = set()
         rescanned: dict[str, set[str]] = {}
+        wanted: dict[str, FoundFile] = {}
         for rel in self._with_symlinks(changes):
             abs_path = self.root / rel if rel else self.root
             if not rel or abs_path.is_dir():
                 if abs_path.is_symlink() and not resolves_inside(self._root_real, abs_path):
                     gone.add(rel)  # a symlinked directory leading outside: not followed
                 else:
-                    rescanned[rel] = self._rescan_dir(rel, update)
+                    rescanned[rel] = self._rescan_dir(rel, wanted)
             elif is_memory_path(
                 rel, all_markdown=self.scope.all_markdown, roots=self.scope.roots
             ) and (abs_path.is_file()):
                 found = self._find_single(rel)
                 if found is not None:
-                    self.plan_reread(found, update)
+                    wanted.setdefault(found.rel, found)
                 else:
                     gone.add(rel)
             else:
                 gone.add(rel)
+        self.plan_rereads(list(wanted.values()), update)
         update.forget = self._paths_to_forget(gone, rescanned, update)
         return update
 
-    def plan_reread(self, item: FoundFile, update: Update) -> None:
-        if item.rel not in update.rereads:
-            update.rereads[item.rel] = reread_one(
-                item,
-                self._state.memories.get(item.rel),
-                self.scope.tag_field,
-                self.scope.max_file_bytes,
-                self._root_real,
-            )
+    def plan_rereads(self, items: list[FoundFile], update: Update) -> None:
+        """Read ``items`` again (those not in ``update`` yet) against the records held."""
+        items = [item for item in items if item.rel not in update.rereads]
+        rereads = reread_many(
+            [(item, self._state.memories.get(item.rel)) for item in items],
+            self.scope.tag_field,
+            self.scope.max_file_bytes,
+            self._root_real,
+        )
+        update.rereads.update(zip((item.rel for item in items), rereads, strict=True))
 
     def _with_symlinks(self, changes: Iterable[str | os.PathLike[str]]) -> list[str]:
         """The changed paths (relative, inside), then every symlink whose target they
@@ -129,7 +132,7 @@ class Planner:
                 out.setdefault(link, None)
         return list(out)
 
-    def _rescan_dir(self, rel: str, update: Update) -> set[str]:
+    def _rescan_dir(self, rel: str, wanted: dict[str, FoundFile]) -> set[str]:
         seen: set[str] = set()
         for item in scan(
             self.root,
@@ -139,7 +142,7 @@ class Planner:
             roots=self.scope.roots,
         ):
             seen.add(item.rel)
-            self.plan_reread(item, update)
+            wanted.setdefault(item.rel, item)
         return seen
 
     def _paths_to_forget(
