@@ -84,16 +84,16 @@ async def test_tag_sidebar_counts_sort_and_filter(app_factory: AppFactory) -> No
         tag_list = sidebar.query_one(TagList)
         assert label_text(app.main_screen, "#tag-count") == "8 tags"
         assert [t for t, _ in sidebar.visible_tags()][:2] == ["project_atlas", "meeting"]
-        assert tag_list.get_option_at_index(0).id == "project_atlas"
+        assert tag_list.tag_at(0) == "project_atlas"
         tag_list.focus()
         await pilot.press("s")
         assert label_text(app.main_screen, "#tag-sort") == "by name"
-        assert tag_list.get_option_at_index(0).id == "alice"
+        assert tag_list.tag_at(0) == "alice"
         # type-to-filter: printable keys on the list go to the filter box
         await pilot.press("g", "a", "r")
         assert isinstance(app.focused, TagFilter)
         assert sidebar.query_one(TagFilter).value == "gar"
-        assert tag_list.option_count == 1
+        assert tag_list.row_count == 1
         assert label_text(app.main_screen, "#tag-count") == "1/8 tags"
         await pilot.press("enter")
         await settle(pilot)
@@ -128,13 +128,33 @@ async def test_tag_sidebar_stays_fast_with_thousands_of_tags(app_factory: AppFac
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         sidebar = app.main_screen.query_one(TagSidebar)
+        built_before = sidebar.query_one(TagList).rows_built
         sidebar.set_tags([(f"tag_{i:05d}", 5000 - i) for i in range(5000)])
         await pilot.pause()
-        assert sidebar.query_one(TagList).option_count == 5000
+        assert sidebar.query_one(TagList).row_count == 5000
         assert label_text(app.main_screen, "#tag-count") == "5000 tags"
+        tag_list = sidebar.query_one(TagList)
+        assert tag_list.rows_built - built_before <= tag_list.size.height  # rows on screen
         sidebar.query_one(TagFilter).value = "tag_0499"
         await pilot.pause()
-        assert sidebar.query_one(TagList).option_count == 10
+        assert tag_list.row_count == 10
+
+
+async def test_tag_counts_stay_whole_and_right_aligned_beside_long_tags(
+    app_factory: AppFactory,
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        sidebar = app.main_screen.query_one(TagSidebar)
+        long_tag = "a_very_long_tag_name_that_cannot_fit_in_the_sidebar_at_all"
+        sidebar.set_tags([(long_tag, 12345), ("short", 7)])
+        await pilot.pause()
+        tag_list = sidebar.query_one(TagList)
+        lines = [tag_list.render_line(y).text for y in range(2)]
+        assert lines[0].rstrip().endswith("…  12345") or lines[0].rstrip().endswith("… 12345")
+        assert lines[1].rstrip().endswith(" 7")
+        assert len(lines[0].rstrip()) == len(lines[1].rstrip())  # counts end in one column
 
 
 # -- search bar ----------------------------------------------------------------------

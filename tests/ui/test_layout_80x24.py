@@ -23,5 +23,4 @@ async def test_sidebar_at_80x24_leaves_the_results_readable(app_factory: AppFact
         assert app.screen.query_one(TagSidebar).display
         assert app.screen.query_one(ResultsPane).outer_size.width >= 30
         tags = app.screen.query_one(TagList)
-        heights = [tags.get_option_at_index(i) for i in range(tags.option_count)]
-        assert tags.virtual_size.height == len(heights)  # one line per tag: nothing wraps
+        assert tags.virtual_size.height == tags.row_count > 0  # one line per tag: no wrap
