@@ -72,7 +72,12 @@ _LINE_EDITORS = {"vi", "vim", "nvim", "nano", "emacs", "micro", "hx", "kak", "he
 def key_sections() -> KeySections:
     """(where, bindings with an id) for every screen and widget that binds keys: the
     one table the help screen, the palette and the keymap check read."""
-    from reme_tui.ui.screens.changes import ChangesScreen, RevertConfirmScreen
+    from reme_tui.ui.screens.changes import (
+        ChangesFilter,
+        ChangesScreen,
+        RevertConfirmScreen,
+        Timeline,
+    )
     from reme_tui.ui.screens.dupes import DismissedPairsScreen, DupesScreen, MergeConfirmScreen
     from reme_tui.ui.screens.explain import ExplainScreen, WhyNotScreen
     from reme_tui.ui.screens.untagged import UntaggedScreen
@@ -95,7 +100,15 @@ def key_sections() -> KeySections:
             "Near-duplicate tags (d)",
             [*DupesScreen.BINDINGS, *MergeConfirmScreen.BINDINGS, *DismissedPairsScreen.BINDINGS],
         ),
-        ("Changes (c)", [*ChangesScreen.BINDINGS, *RevertConfirmScreen.BINDINGS]),
+        (
+            "Changes (c)",
+            [
+                *ChangesScreen.BINDINGS,
+                *Timeline.BINDINGS,
+                *ChangesFilter.BINDINGS,
+                *RevertConfirmScreen.BINDINGS,
+            ],
+        ),
         ("Diagnostics (!)", list(DiagnosticsScreen.BINDINGS)),
         ("Untagged memories (u)", list(UntaggedScreen.BINDINGS)),
         ("Why this, why not that (w, W)", [*ExplainScreen.BINDINGS, *WhyNotScreen.BINDINGS]),

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 from textual.command import CommandPalette
-from textual.widgets import DataTable, Input, Label, Static
+from textual.widgets import Input, Label, Static
 
-from reme_tui.ui.screens.changes import ChangesScreen, RevertConfirmScreen
+from reme_tui.ui.screens.changes import ChangesScreen, RevertConfirmScreen, Timeline
 
 from .conftest import SIZE, AppFactory, settle, wait_for
 
@@ -25,8 +25,7 @@ def _status_changes(app: Any) -> Label:
 
 
 def _rows(screen: ChangesScreen) -> list[str]:
-    table = screen.query_one(DataTable)
-    return [str(row.value) for row in table.rows]
+    return [row.key for row in screen.query_one(Timeline).rows]
 
 
 def _row_of(screen: ChangesScreen, path: str) -> int:
@@ -87,7 +86,7 @@ async def test_timeline_diff_review_and_live_updates(
         screen = await _open_after_agent_edits(app, pilot, workspace)
         rows = _rows(screen)
         assert len(rows) == 3 and rows[0].startswith("g:")  # one burst, two entries
-        screen.query_one(DataTable).move_cursor(row=_row_of(screen, KICKOFF))
+        screen.query_one(Timeline).move_to(_row_of(screen, KICKOFF))
         await wait_for(pilot, lambda: f"modified {KICKOFF}" in _diff_text(screen))
         shown = _diff_text(screen)
         assert "−project_atlas +project-atlas" in shown
@@ -141,8 +140,8 @@ async def test_revert_one_change_with_a_dry_run_and_refusal(
         await pilot.press("escape", "c")
         await settle(pilot)
         screen = app.screen
-        table = screen.query_one(DataTable)
-        table.move_cursor(row=_row_of(screen, GARDEN))
+        table = screen.query_one(Timeline)
+        table.move_to(_row_of(screen, GARDEN))
         await settle(pilot)
         await pilot.press("r")
         await settle(pilot)
@@ -155,7 +154,7 @@ async def test_revert_one_change_with_a_dry_run_and_refusal(
         newest = app.engine.history.entries()[0]
         assert (newest.source, newest.kind, newest.path) == ("revert", "created", GARDEN)
         # The kickoff memory changes again behind the app's back: its revert is refused.
-        table.move_cursor(row=_row_of(screen, KICKOFF))
+        table.move_to(_row_of(screen, KICKOFF))
         await settle(pilot)
         (workspace / KICKOFF).write_text("someone else wrote this\n")
         os.utime(workspace / KICKOFF)
@@ -192,36 +191,67 @@ async def test_history_switched_off(app_factory: AppFactory, tmp_path: Path) -> 
         assert not isinstance(app.screen, ChangesScreen)
 
 
-async def test_long_timelines_load_page_by_page_and_churn_counts_all(
-    app_factory: AppFactory,
-) -> None:
+async def test_a_long_burst_is_one_whole_group_to_the_end(app_factory: AppFactory) -> None:
+    """300 files in one burst: the group says 300, End reaches the last of them, the list
+    draws only the rows on screen, and R's dry run covers all 300 (it once stopped at
+    200, the first page)."""
     from reme_tui.engine.history.entries import Observed
-    from reme_tui.ui.screens.changes import PAGE
 
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        history = app.engine.history
-        history.record(
+        app.engine.history.record(
             [
                 Observed(f"daily/2026-04-01/n{i}.md", b"note\n", tags=(f"t{i % 3}",))
-                for i in range(PAGE + 50)
+                for i in range(300)
             ]
         )
         app.action_changes()
         await settle(pilot)
         screen = app.screen
-        assert len(screen.loaded_entries) == PAGE
-        assert f"showing {PAGE} of {PAGE + 50}" in str(screen.query_one("#changes-title").render())
-        table = screen.query_one(DataTable)
-        table.move_cursor(row=table.row_count - 1)
+        assert isinstance(screen, ChangesScreen)
+        timeline = screen.query_one(Timeline)
+        assert timeline.rows_built <= timeline.size.height
+        assert len(screen.loaded_entries) == 300
+        group = screen.selected_group()
+        assert group is not None and len(group.entries) == 300
+        await pilot.press("end")
         await settle(pilot)
-        await wait_for(pilot, lambda: len(screen.loaded_entries) == PAGE + 50)
+        last = screen.selected_entry()
+        assert last is not None and last.path == "daily/2026-04-01/n0.md"
+        await pilot.press("R")
+        await settle(pilot)
+        assert isinstance(app.screen, RevertConfirmScreen)
+        assert len(app.screen.plan.steps) == 300
+        await pilot.press("escape")
+        await settle(pilot)
         await pilot.press("T")
         await settle(pilot)
         churn = _diff_text(screen)
-        t0_added = len(range(0, PAGE + 50, 3))  # every entry, not only the first page
-        assert "Tag churn" in churn and f"+{t0_added}" in churn
+        assert "Tag churn" in churn and f"+{len(range(0, 300, 3))}" in churn
+
+
+async def test_j_and_k_move_in_the_timeline_and_esc_leaves_the_filter_first(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_after_agent_edits(app, pilot, workspace)
+        timeline = screen.query_one(Timeline)
+        start = timeline.highlighted
+        await pilot.press("j")
+        assert timeline.highlighted == start + 1
+        await pilot.press("k")
+        assert timeline.highlighted == start
+        await pilot.press("slash", "k", "i", "n", "d")
+        await settle(pilot)
+        assert isinstance(app.focused, Input)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen and app.focused is timeline
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is not screen
 
 
 def test_changes_view_snapshot(
@@ -286,7 +316,7 @@ def test_changes_view_snapshot(
         await settle(pilot)
         await wait_for(pilot, lambda: app.screen.loaded)
         screen = app.screen
-        screen.query_one(DataTable).move_cursor(row=_row_of(screen, KICKOFF))
+        screen.query_one(Timeline).move_to(_row_of(screen, KICKOFF))
         await settle(pilot, quiet=0.3)
         await wait_for(pilot, lambda: f"modified {KICKOFF}" in _diff_text(screen))
         await settle(pilot, quiet=0.2)
@@ -303,10 +333,10 @@ async def test_a_revisit_with_nothing_new_keeps_the_table_and_a_change_rebuilds_
     async with app.run_test(size=SIZE) as pilot:
         screen = await _open_after_agent_edits(app, pilot, workspace)
         assert len(_rows(screen)) == 3
-        table = screen.query_one(DataTable)
+        table = screen.query_one(Timeline)
         clears: list[int] = []
-        clear = table.clear
-        monkeypatch.setattr(table, "clear", lambda *a, **k: (clears.append(1), clear(*a, **k))[1])
+        show = table.show
+        monkeypatch.setattr(table, "show", lambda *a, **k: (clears.append(1), show(*a, **k))[1])
         await pilot.press("escape")
         await settle(pilot)
         await pilot.press("c")
@@ -321,3 +351,19 @@ async def test_a_revisit_with_nothing_new_keeps_the_table_and_a_change_rebuilds_
         await wait_for(pilot, lambda: screen.loaded)
         await settle(pilot)
         assert clears and len(_rows(screen)) == 4
+
+
+async def test_tag_churn_with_a_filter_counts_the_matching_entries(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_after_agent_edits(app, pilot, workspace)
+        await pilot.press("slash", *"tag:project-atlas", "enter")
+        await settle(pilot)
+        await wait_for(pilot, lambda: len(screen.loaded_entries) == 1)
+        await pilot.press("T")
+        await settle(pilot)
+        churn = _diff_text(screen)
+        assert "No tag was added or removed" not in churn
+        assert "project-atlas" in churn and "project_atlas" in churn

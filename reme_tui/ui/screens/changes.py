@@ -4,6 +4,10 @@ A timeline of the change history (engine/history/database.py), newest first, gro
 burst; selecting an entry shows its diff with tag and frontmatter changes called out above
 the body diff. Reading the history and computing diffs run in thread workers; reverts go
 through ``Engine.revert`` (the engine's write path) after a dry-run listing.
+
+The timeline holds every entry passing the filters, so a group is always whole (its count,
+its review mark and its revert cover all of it) however long the history; the list draws
+only the rows on screen (a line-API list), so 10,000 entries cost what 30 do.
 """
 
 from __future__ import annotations
@@ -17,10 +21,10 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Label, Static
-from textual.widgets.data_table import CellDoesNotExist
+from textual.widgets import Footer, Input, Label, Static
 
 from reme_tui.engine.history import (
     Burst,
@@ -34,9 +38,10 @@ from reme_tui.engine.history import (
     tag_churn,
 )
 from reme_tui.engine.write import RevertError, RevertPlan, plan_undo, plan_version
-from reme_tui.ui.focus import OrderedInput
+from reme_tui.ui.focus import FollowsFocus, OrderedInput, focus_now
 from reme_tui.ui.host import Host, host_of
 from reme_tui.ui.screens.dry_run import DryRunConfirmScreen, diff_line_style
+from reme_tui.ui.widgets.line_list import LineList
 from reme_tui.ui.worker_failures import ShowsWorkerFailures
 
 _KIND_MARK = {"created": "+", "modified": "~", "deleted": "−", "moved": "→"}
@@ -51,17 +56,22 @@ _SOURCE_WORDS = {
 }
 # Paths and names are cut to this many cells so the summary column stays in view.
 MEMORY_WIDTH = 40
-# The timeline reads this many entries at a time (more as the cursor nears the end).
-PAGE = 200
+KIND_WIDTH = 11
+# The newest entries shown first, while the rest are read (10,000 take ~0.1-0.2 s).
+FIRST_PAGE = 200
+TIMELINE_HEADER = f"  {'kind':<{KIND_WIDTH}} {'memory':<{MEMORY_WIDTH}} what changed"
 # Diffs longer than this many lines are cut in the view (scripts get all of it).
 _MAX_DIFF_LINES = 2000
 
 
 @dataclass
 class TimelineLoaded(Message):
+    """Entries for the timeline: the newest page first, then (``complete``) all of them."""
+
     entries: list[ChangeEntry]
     stats: HistoryStats
-    matching: int
+    complete: bool
+    generation: int
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -133,28 +143,91 @@ def group_title(group: Burst) -> Text:
     return text
 
 
-def group_cells(group: Burst) -> tuple[Text, Text, Text, Text]:
+def group_row(group: Burst) -> Content:
     """A group's row: when, who and how many, then what it was (label, undo)."""
     count = len(group.entries)
     who = _SOURCE_WORDS.get(group.source, group.source)
-    title = Text(f"{who}: {count} change{'s' if count != 1 else ''}", style="bold")
+    parts = [
+        Content.styled("▾ ", "bold"),
+        Content.styled(f"{_when(group.start_ns):%m-%d %H:%M}", "bold"),
+        Content("  "),
+        Content.styled(f"{who}: {count} change{'s' if count != 1 else ''}", "bold"),
+    ]
     if group.unreviewed:
-        title.append(f", {group.unreviewed} to review", style="bold yellow")
-    label = Text(group.label, style="bold")
+        parts.append(Content.styled(f", {group.unreviewed} to review", "bold $text-warning"))
+    if group.label:
+        parts.append(Content.styled(f"  {group.label}", "bold"))
     if group.undo:
-        label.append(" (undo: d, then u)", style="dim")
-    when = Text(f"{_when(group.start_ns):%m-%d %H:%M}", style="bold")
-    return Text("▾", style="bold"), when, title, label
+        parts.append(Content.styled(" (undo: d, then u)", "dim"))
+    return Content.assemble(*parts)
 
 
-def entry_cells(entry: ChangeEntry) -> tuple[Text, Text, Text, Text]:
-    mark = Text("●" if not entry.reviewed else " ", style="yellow")
-    kind = Text(f"{_KIND_MARK[entry.kind]} {entry.kind}", style=_KIND_STYLE.get(entry.kind, ""))
-    where = Text(entry.path, overflow="ellipsis", no_wrap=True)
+def entry_row(entry: ChangeEntry) -> Content:
+    """An entry's row: review mark, kind, memory (cut to `MEMORY_WIDTH`), what changed."""
+    mark = Content.styled("●" if not entry.reviewed else " ", "$text-warning")
+    kind = Content.styled(
+        f"{_KIND_MARK[entry.kind]} {entry.kind}".ljust(KIND_WIDTH),
+        _KIND_STYLE.get(entry.kind, ""),
+    )
+    where = Content(entry.path)
     if entry.name:
-        where.append(f"  {entry.name}", style="dim")
-    where.truncate(MEMORY_WIDTH, overflow="ellipsis")
-    return mark, kind, where, Text(entry.summary)
+        where = Content.assemble(where, Content.styled(f"  {entry.name}", "dim"))
+    where = where.truncate(MEMORY_WIDTH, ellipsis=True, pad=True)
+    return Content.assemble(mark, " ", kind, " ", where, " ", entry.summary)
+
+
+@dataclass(frozen=True, slots=True)
+class TimelineRow:
+    """A group's heading (``entry`` None) or one of its entries."""
+
+    key: str
+    group: Burst
+    entry: ChangeEntry | None
+
+
+def timeline_rows(groups: list[Burst]) -> list[TimelineRow]:
+    rows: list[TimelineRow] = []
+    for group in groups:
+        rows.append(TimelineRow(f"g:{group.key}", group, None))
+        rows.extend(TimelineRow(f"e:{entry.id}", group, entry) for entry in group.entries)
+    return rows
+
+
+class Timeline(FollowsFocus, LineList):
+    """The groups and their entries, one line each, drawn only where the screen shows."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "cursor_down", "Down", show=False, id="changes.down"),
+        Binding("k", "cursor_up", "Up", show=False, id="changes.up"),
+    ]
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[TimelineRow] = []
+
+    def show(self, rows: list[TimelineRow], highlighted: int) -> None:
+        self.rows = rows
+        self.reset(len(rows), highlighted)
+
+    @property
+    def current(self) -> TimelineRow | None:
+        index = self.highlighted
+        return None if index is None or index >= len(self.rows) else self.rows[index]
+
+    def row_content(self, index: int, width: int) -> Content:
+        row = self.rows[index]
+        return group_row(row.group) if row.entry is None else entry_row(row.entry)
+
+
+class ChangesFilter(OrderedInput):
+    """The filter box: Esc leaves it for the timeline (a second Esc closes the view)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "leave", "Back to the list", show=False, id="changes.filter_leave"),
+    ]
+
+    def action_leave(self) -> None:
+        focus_now(self.screen.query_one(Timeline))
 
 
 def diff_view(diff: ChangeDiff) -> Text:
@@ -261,13 +334,14 @@ class ChangesScreen(ShowsWorkerFailures, Screen[None]):
         super().__init__()
         self.groups: list[Burst] = []
         self.entries: dict[int, ChangeEntry] = {}
-        self.group_of_row: dict[str, Burst] = {}
         self.unreviewed_only = False
         self.filter = ChangeFilter()
         self.shown: ChangeDiff | None = None
         self.loaded_entries: list[ChangeEntry] = []
-        self.more_left = False
         self.loaded = False
+        self.complete = False  # every matching entry is in the timeline (groups whole)
+        self.stats: HistoryStats | None = None
+        self.generation = 0  # of the newest load asked for: older answers are dropped
 
     @property
     def reme(self) -> Host:
@@ -276,50 +350,65 @@ class ChangesScreen(ShowsWorkerFailures, Screen[None]):
     def compose(self) -> ComposeResult:
         yield Label("Changes — reading the history…", id="changes-title")
         with Horizontal(id="changes-filter-row"):
-            yield OrderedInput(
+            yield ChangesFilter(
                 placeholder="filter: kind:modified tag:project_atlas path:digest/",
                 id="changes-filter",
             )
             yield Label("", id="changes-mode")
         with Horizontal(id="changes-body"):
-            yield DataTable(id="changes-table", cursor_type="row", zebra_stripes=False)
+            with Vertical(id="changes-timeline"):
+                yield Label(TIMELINE_HEADER, id="changes-header")
+                yield Timeline(id="changes-table")
             with VerticalScroll(id="changes-diff-scroll"):
                 yield Static("Select a change to see its diff.", id="changes-diff")
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_column("", width=1)
-        table.add_column("kind", width=11)
-        table.add_column("memory", width=MEMORY_WIDTH)
-        table.add_column("what changed")
         self._show_mode()
 
     def on_screen_resume(self) -> None:
         """Each visit reads the history afresh (it may have grown while away)."""
-        self.query_one(DataTable).focus()
+        self.query_one(Timeline).focus()
         self.load()
 
     # -- loading -------------------------------------------------------------
 
+    def load(self) -> None:
+        """Read the timeline again (see `_read`)."""
+        self.generation += 1
+        self._read(self.generation, self.loaded_entries, self.stats)  # replaced, never mutated
+
     @work(thread=True, exclusive=True, group="changes-load", exit_on_error=False)
-    def load(self, more: bool = False) -> None:
-        """The newest page of entries passing the filters (``more``: the next page too);
-        a reload keeps as many entries as are shown."""
+    def _read(
+        self, generation: int, shown: list[ChangeEntry], shown_stats: HistoryStats | None
+    ) -> None:
+        """Every entry passing the filters: the newest page at once, then the rest (the
+        list draws only what is on screen). Nothing is posted when nothing changed."""
         history = self.reme.engine.history
         if history is None:
             return
-        kept = self.loaded_entries if more else []
-        before = (kept[-1].time_ns, kept[-1].id) if kept else None
-        limit = PAGE if more else max(PAGE, len(self.loaded_entries))
         try:
-            page = history.entries(where=self.filter, limit=limit, before=before)
             stats = history.stats()
             matching = history.count(self.filter)
+            first = history.entries(where=self.filter, limit=FIRST_PAGE)
+            if (
+                shown
+                and stats == shown_stats
+                and matching == len(shown)
+                and first == shown[: len(first)]
+            ):
+                self.post_message(TimelineLoaded(shown, stats, True, generation))
+                return
+            complete = len(first) >= matching
+            self.post_message(TimelineLoaded(first, stats, complete, generation))
+            if complete:
+                return
+            last = first[-1]
+            rest = history.entries(where=self.filter, before=(last.time_ns, last.id))
         except HistoryError as error:
             self.post_message(HistoryFailed(str(error)))
             return
-        self.post_message(TimelineLoaded([*kept, *page], stats, matching))
+        self.post_message(TimelineLoaded([*first, *rest], stats, True, generation))
 
     @on(HistoryFailed)
     def _history_failed(self, message: HistoryFailed) -> None:
@@ -327,82 +416,62 @@ class ChangesScreen(ShowsWorkerFailures, Screen[None]):
 
     @on(TimelineLoaded)
     def _loaded(self, message: TimelineLoaded) -> None:
-        table = self.query_one(DataTable)
-        if message.entries == self.loaded_entries and table.row_count:
-            # A revisit with nothing new (the usual case): rebuilding the same rows was
-            # most of the time it took to open the view again.
-            self._show_title(message)
+        if message.generation != self.generation:
+            return  # a newer read is on its way
+        timeline = self.query_one(Timeline)
+        self.stats, self.complete = message.stats, message.complete
+        if message.entries is self.loaded_entries or (
+            message.entries == self.loaded_entries and timeline.row_count
+        ):
+            self._show_title(message)  # nothing new: the rows stand
             self.loaded = True
             return
         selected = self._selected_key()
-        table.clear()
         self.loaded_entries = message.entries
-        self.more_left = len(message.entries) < message.matching
         self.groups = message.groups
-        self.entries = {}
-        self.group_of_row = {}
-        rows: list[tuple[object, ...]] = []
-        keys: list[str] = []
-        for group in message.groups:
-            key = f"g:{group.key}"
-            self.group_of_row[key] = group
-            rows.append(group_cells(group))
-            keys.append(key)
-            for entry in group.entries:
-                self.entries[entry.id] = entry
-                self.group_of_row[f"e:{entry.id}"] = group
-                rows.append(entry_cells(entry))
-                keys.append(f"e:{entry.id}")
-        for row, key in zip(rows, keys, strict=True):
-            table.add_row(*row, key=key)
+        self.entries = {entry.id: entry for entry in message.entries}
+        rows = timeline_rows(message.groups)
+        keys = [row.key for row in rows]
+        index = keys.index(selected) if selected in keys else 1 if len(rows) > 1 else 0
+        timeline.show(rows, index)
         stats = self._show_title(message)
         if not rows:
             self.query_one("#changes-diff", Static).update(
                 "No changes recorded yet." if not stats.entries else "No change matches."
             )
-        if selected in keys:
-            table.move_cursor(row=keys.index(selected), animate=False)
-        elif len(keys) > 1:
-            table.move_cursor(row=1, animate=False)
+        elif keys[index] != selected:
+            self._show_selected()
         self.loaded = True
 
     def _show_title(self, message: TimelineLoaded) -> HistoryStats:
         stats = message.stats
-        shown = len(message.entries)
         title = (
             f"Changes — {stats.entries} recorded, {stats.unreviewed} to review"
             f" · history {format_size(stats.size_bytes)}"
         )
-        if shown != stats.entries:
-            title += f" · showing {shown} of {message.matching}"
+        if len(message.entries) != stats.entries:
+            title += f" · {len(message.entries)} match the filter"
         self.query_one("#changes-title", Label).update(title)
         return stats
 
     def _selected_key(self) -> str | None:
-        table = self.query_one(DataTable)
-        if not table.row_count:
-            return None
-        try:
-            return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
-        except CellDoesNotExist:
-            return None
+        row = self.query_one(Timeline).current
+        return None if row is None else row.key
 
     def selected_entry(self) -> ChangeEntry | None:
-        key = self._selected_key()
-        if key and key.startswith("e:"):
-            return self.entries.get(int(key[2:]))
-        return None
+        row = self.query_one(Timeline).current
+        return None if row is None else row.entry
 
     def selected_group(self) -> Burst | None:
-        key = self._selected_key()
-        return self.group_of_row.get(key) if key else None
+        row = self.query_one(Timeline).current
+        return None if row is None else row.group
 
-    @on(DataTable.RowHighlighted)
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        table = self.query_one(DataTable)
-        if self.more_left and table.cursor_row >= table.row_count - 10:
-            self.more_left = False  # one page at a time
-            self.load(more=True)
+    @on(LineList.Highlighted, "#changes-table")
+    def _highlighted(self, event: LineList.Highlighted) -> None:
+        event.stop()
+        self._show_selected()
+
+    def _show_selected(self) -> None:
         entry = self.selected_entry()
         if entry is not None:
             self.load_diff(entry)
@@ -439,7 +508,7 @@ class ChangesScreen(ShowsWorkerFailures, Screen[None]):
 
     @on(Input.Submitted, "#changes-filter")
     def _filter_submitted(self) -> None:
-        self.query_one(DataTable).focus()
+        focus_now(self.query_one(Timeline))
 
     def action_focus_filter(self) -> None:
         self.query_one("#changes-filter", Input).focus()
@@ -461,7 +530,7 @@ class ChangesScreen(ShowsWorkerFailures, Screen[None]):
         entry = self.selected_entry()
         if entry is not None:
             ids = [entry.id]
-        elif (group := self.selected_group()) is not None:
+        elif (group := self.whole_group()) is not None:
             ids = [e.id for e in group.entries]
         else:
             return
@@ -496,8 +565,15 @@ class ChangesScreen(ShowsWorkerFailures, Screen[None]):
             return
         self._confirm(plan_undo([entry]))
 
+    def whole_group(self) -> Burst | None:
+        """The selected group, once every entry of it is read (None, and said, before)."""
+        if not self.complete:
+            self.notify("Still reading the history; try again in a moment", timeout=3)
+            return None
+        return self.selected_group()
+
     def action_revert_group(self) -> None:
-        group = self.selected_group()
+        group = self.whole_group()
         if group is None:
             return
         self._confirm(plan_undo(list(group.entries), label=f"revert {group.label or 'group'}"))
