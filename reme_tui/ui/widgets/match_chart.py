@@ -11,6 +11,7 @@ from textual.containers import Horizontal
 from textual.widgets import Label, Sparkline
 
 from reme_tui.engine import day
+from reme_tui.ui.widgets.steady_label import SteadyLabel
 
 MAX_BUCKETS = 120
 
@@ -61,9 +62,9 @@ class MatchChart(Horizontal):
     """``first-date ▁▃█▂ last-date`` above the results list."""
 
     def compose(self) -> ComposeResult:
-        yield Label("", id="chart-first")
+        yield SteadyLabel("", id="chart-first")
         yield Sparkline([], id="chart-line", summary_function=max)
-        yield Label("", id="chart-last")
+        yield SteadyLabel("", id="chart-last")
 
     def set_dates(self, dates: list[str | None]) -> None:
         self.show(Chart.of(dates))

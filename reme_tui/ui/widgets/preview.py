@@ -19,6 +19,7 @@ from reme_tui.ui.focus import FollowsFocus
 from reme_tui.ui.messages import OpenMemory, OpenSource, TagChosen
 from reme_tui.ui.rows import term_pattern
 from reme_tui.ui.widgets.results import HIT_STYLE, highlight
+from reme_tui.ui.widgets.steady_label import SteadyLabel
 from reme_tui.ui.wikilinks import expand_embeds, linkify, parse_wiki_href, rendered_index
 
 MAX_PREVIEW_CHARS = 400_000
@@ -76,10 +77,10 @@ class Preview(Vertical):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="preview-header"):
-            yield Label("", id="preview-name")
-            yield Label("", id="preview-description")
+            yield SteadyLabel("", id="preview-name")
+            yield SteadyLabel("", id="preview-description")
             yield Horizontal(id="preview-tags")
-            yield Label("", id="preview-meta")
+            yield SteadyLabel("", id="preview-meta")
         with PreviewScroll(id="preview-scroll"):
             plain = Static("", id="preview-plain", markup=False)
             plain.display = False

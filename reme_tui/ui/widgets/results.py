@@ -19,6 +19,7 @@ from reme_tui.ui.messages import OpenMemory
 from reme_tui.ui.rows import ResultRow, snippet, term_pattern
 from reme_tui.ui.widgets.line_list import LineList
 from reme_tui.ui.widgets.match_chart import Chart, MatchChart
+from reme_tui.ui.widgets.steady_label import SteadyLabel
 
 HIT_STYLE = "bold $text-warning on $warning 15%"
 
@@ -112,7 +113,7 @@ class ResultsPane(Vertical):
     def compose(self) -> ComposeResult:
         yield MatchChart(id="chart")
         yield ResultList(id="result-list")
-        yield Label("", id="results-empty")
+        yield SteadyLabel("", id="results-empty")
 
     @property
     def selected(self) -> ResultRow | None:

@@ -8,7 +8,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.events import Key
+from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Checkbox, Input, Label
 
@@ -16,6 +18,7 @@ from reme_tui.engine import EXPECTED, date_or_none
 from reme_tui.engine.search import SearchState, parse_query
 from reme_tui.ui.focus import FollowsFocus, KeepsKeyOrder, focus_now
 from reme_tui.ui.widgets.chips import Chip
+from reme_tui.ui.widgets.steady_label import SteadyLabel
 
 
 class DateValidator(Validator):
@@ -29,6 +32,11 @@ class DateValidator(Validator):
 
 class QueryInput(KeepsKeyOrder, FollowsFocus, Input):
     """The query box; Backspace at its start removes the last tag chip."""
+
+    # Input sets its virtual size on every typed character, and the base reactive then
+    # lays out the whole screen (one layout per key: the biggest cost of a keystroke at
+    # 10,000 memories). This box's size is fixed by the stylesheet: a repaint is enough.
+    virtual_size = Reactive(Size(0, 0), layout=False)
 
     @dataclass
     class RemoveLastChip(Message):
@@ -82,9 +90,9 @@ class SearchBar(Vertical):
             yield Checkbox(
                 "strict", id="strict", compact=True, tooltip="undated memories fail date filters"
             )
-            yield Label("BM25", id="search-mode")
+            yield SteadyLabel("BM25", id="search-mode")
         yield Horizontal(id="chips")
-        yield Label("", id="search-message")
+        yield SteadyLabel("", id="search-message")
 
     # -- public API ---------------------------------------------------------
 
