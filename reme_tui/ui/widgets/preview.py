@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -18,11 +19,20 @@ from textual.widgets.markdown import MarkdownBlock
 from reme_tui.ui.focus import FollowsFocus
 from reme_tui.ui.messages import OpenMemory, OpenSource, TagChosen
 from reme_tui.ui.rows import term_pattern
+from reme_tui.ui.widgets.markdown_body import MarkdownBody
 from reme_tui.ui.widgets.results import HIT_STYLE, highlight
 from reme_tui.ui.widgets.steady_label import SteadyLabel
 from reme_tui.ui.wikilinks import expand_embeds, linkify, parse_wiki_href, rendered_index
 
 MAX_PREVIEW_CHARS = 400_000
+# Bodies this long, or with a table, are drawn line by line (MarkdownBody) instead of by
+# Textual's Markdown, which mounts a widget per block: 0.5-1 s for a 10-14 KB memory.
+LONG_BODY_CHARS = 3_000
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$", re.MULTILINE)
+
+
+def is_long(markdown: str) -> bool:
+    return len(markdown) > LONG_BODY_CHARS or _TABLE_ROW.search(markdown) is not None
 PLAIN_MAX_LINES = 200  # a screenful and more; the Markdown render follows within BROWSE_DELAY
 
 
@@ -71,6 +81,8 @@ class Preview(Vertical):
         self.explain: str | None = None
         self.terms: list[str] = []  # the query's words, highlighted in the body
         self.hits: list[MarkdownBlock] = []  # blocks holding them, in reading order
+        self.body_hits: list[int] = []  # the same for a long body (MarkdownBody's blocks)
+        self.long_body = False  # the body is drawn by MarkdownBody
         self.hit_index = -1
         self.inserted: tuple[tuple[int, int], ...] = ()
         self.border_title = "Preview"
@@ -86,6 +98,9 @@ class Preview(Vertical):
             plain.display = False
             yield plain
             yield Markdown("", id="preview-markdown", open_links=False)
+            body = MarkdownBody(id="preview-body")
+            body.display = False
+            yield body
 
     def on_mount(self) -> None:
         self.show_placeholder("Select a result to preview it here.")
@@ -111,6 +126,7 @@ class Preview(Vertical):
         plain.update(highlight(data.markdown, self.terms))
         plain.display = True
         self.query_one(Markdown).display = False
+        self.query_one(MarkdownBody).display = False
         self.query_one(PreviewScroll).scroll_home(animate=False)
 
     async def show(self, data: PreviewData, *, keep_scroll: bool = False) -> None:
@@ -122,18 +138,46 @@ class Preview(Vertical):
             await markdown.update("")
             self._show_markdown()
             return
-        await markdown.update(data.markdown)
         self.inserted = data.inserted
-        self._show_markdown()
-        self._highlight_terms()
+        if is_long(data.markdown):
+            await markdown.update("")
+            self._show_long_body(data.markdown)
+        else:
+            await markdown.update(data.markdown)
+            self._show_markdown()
+            self._highlight_terms()
         if keep_scroll:
             self.call_after_refresh(scroll.scroll_to, y=previous_y, animate=False)
         else:
             self._mark_lines(data.memory, data.line, data.end_line)
 
     def _show_markdown(self) -> None:
+        self.long_body = False
         self.query_one("#preview-plain", Static).display = False
+        self.query_one(MarkdownBody).display = False
         self.query_one(Markdown).display = True
+
+    def _show_long_body(self, markdown: str) -> None:
+        self.long_body = True
+        self.hits, self.body_hits, self.hit_index = [], [], -1
+        self.border_subtitle = ""
+        body = self.query_one(MarkdownBody)
+        body.set_body(markdown, term_pattern(self.terms))
+        self.query_one("#preview-plain", Static).display = False
+        self.query_one(Markdown).display = False
+        body.display = True
+        if body.pattern is not None:
+            # After the first paint: counting hits renders every block.
+            self.call_after_refresh(self._count_body_hits, body)
+
+    def _count_body_hits(self, body: MarkdownBody) -> None:
+        if not self.long_body or self.query_one(MarkdownBody) is not body:
+            return
+        self.body_hits = body.hit_blocks()
+        if self.body_hits:
+            count = len(self.body_hits)
+            blocks = "1 block" if count == 1 else f"{count} blocks"
+            self.border_subtitle = f"query words in {blocks} · n/N"
 
     async def _show_header(self, data: PreviewData) -> bool:
         """Name, description, tag chips and location of ``data``; False when it is gone."""
@@ -208,6 +252,9 @@ class Preview(Vertical):
 
     def jump_hit(self, step: int) -> None:
         """Scroll to the next (``step`` 1) or previous (-1) block holding a query word."""
+        if self.long_body:
+            self._jump_body_hit(step)
+            return
         if not self.hits:
             self.notify("No query words in this memory", timeout=1.5)
             return
@@ -220,8 +267,48 @@ class Preview(Vertical):
         scroll.scroll_to_widget(block, top=True, animate=False)
         self.border_subtitle = f"{self.hit_index + 1}/{len(self.hits)} · n/N"
 
+    def _jump_body_hit(self, step: int) -> None:
+        body = self.query_one(MarkdownBody)
+        if not self.body_hits:
+            self.body_hits = body.hit_blocks() if body.pattern is not None else []
+        if not self.body_hits:
+            self.notify("No query words in this memory", timeout=1.5)
+            return
+        self.hit_index = (self.hit_index + step) % len(self.body_hits)
+        block = self.body_hits[self.hit_index]
+        body.mark(body.matched, current=block)
+        self._scroll_body_to(body, block)
+        self.border_subtitle = f"{self.hit_index + 1}/{len(self.body_hits)} · n/N"
+
+    def _scroll_body_to(self, body: MarkdownBody, block: int) -> None:
+        line = body.block_line(block)
+        scroll = self.query_one(PreviewScroll)
+
+        def scroll_there() -> None:
+            scroll.scroll_to(y=body.virtual_region.y + line, animate=False)
+
+        self.call_after_refresh(scroll_there)
+
+    def _mark_body_lines(self, start: int | None, end: int | None) -> None:
+        body = self.query_one(MarkdownBody)
+        blocks = body.blocks_within(start, end) if start is not None and end is not None else []
+        body.mark(set(blocks))
+        if not blocks or body.blocks[blocks[0]].start == 0:
+            self.query_one(PreviewScroll).scroll_home(animate=False)
+        else:
+            self._scroll_body_to(body, blocks[0])
+
     def _mark_lines(self, memory: Any, line: int | None, end_line: int | None) -> None:
         """Highlight the blocks holding the matched lines and scroll the first into view."""
+        if self.long_body:
+            start = end = None
+            if line is not None:
+                inserted = list(self.inserted)
+                start = rendered_index(line - memory.body_start_line, inserted)
+                last = (end_line if end_line is not None else line) - memory.body_start_line
+                end = rendered_index(last, inserted) + 1
+            self._mark_body_lines(start, end)
+            return
         scroll = self.query_one(PreviewScroll)
         markdown = self.query_one(Markdown)
         first: MarkdownBlock | None = None
@@ -255,12 +342,21 @@ class Preview(Vertical):
     @on(Markdown.LinkClicked)
     def _link(self, event: Markdown.LinkClicked) -> None:
         event.stop()
-        wiki = parse_wiki_href(event.href)
+        self.follow_href(event.href)
+
+    @on(MarkdownBody.LinkClicked)
+    def _body_link(self, event: MarkdownBody.LinkClicked) -> None:
+        event.stop()
+        self.follow_href(event.href)
+
+    def follow_href(self, href: str) -> None:
+        """A link clicked in the body: a memory (at its heading), a source, or a web page."""
+        wiki = parse_wiki_href(href)
         if wiki is None:
-            if event.href.startswith(("http://", "https://")):
-                self.app.open_url(event.href)
+            if href.startswith(("http://", "https://")):
+                self.app.open_url(href)
             else:
-                self.notify(f"Not a memory link: {event.href}", severity="warning")
+                self.notify(f"Not a memory link: {href}", severity="warning")
             return
         target, anchor = wiki
         engine = getattr(self.app, "engine", None)

@@ -1,0 +1,187 @@
+"""The preview's body for long memories: one line-API widget over `markdown_lines`.
+
+Only the lines on screen are turned into strips; blocks are rendered when their lines
+are first needed (a screenful at once, the rest after the first paint). The widget knows
+which source lines each block came from, so the preview can mark matched lines, jump
+between blocks holding query words (n/N) and scroll to a heading.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.geometry import Size
+from textual.message import Message
+from textual.strip import Strip
+from textual.widget import Widget
+
+from reme_tui.ui.markdown_lines import (
+    Line,
+    SourceBlock,
+    clickable_links,
+    highlighted,
+    render_block,
+    split_blocks,
+)
+
+MATCHED = "markdown-body--matched"
+HIT = "markdown-body--hit"
+CURRENT = "markdown-body--current"
+FIRST_SCREEN_LINES = 120  # rendered before the first paint; the rest follows
+BLOCK_GAP = 1  # blank lines between blocks, as Markdown shows them
+
+
+@dataclass(slots=True)
+class _Rendered:
+    first_line: int
+    lines: list[Line]
+    has_hit: bool
+
+
+class MarkdownBody(Widget):
+    """A Markdown body drawn line by line; see the module docstring."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {MATCHED, HIT, CURRENT}
+    DEFAULT_CSS = """
+    MarkdownBody {
+        height: auto;
+        & > .markdown-body--matched { background: $warning 12%; }
+        & > .markdown-body--hit {
+            color: $text-warning;
+            background: $warning 15%;
+            text-style: bold;
+        }
+        & > .markdown-body--current { background: $warning 30%; }
+    }
+    """
+
+    @dataclass
+    class LinkClicked(Message):
+        href: str
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.blocks: list[SourceBlock] = []
+        self.pattern: re.Pattern[str] | None = None
+        self.matched: set[int] = set()  # block indexes shown as matched
+        self.current: int | None = None  # the block n/N is on
+        self._width = 0
+        self._rendered: list[_Rendered] = []
+        self._lines: list[tuple[int, int]] = []  # (block, line within it) per body line
+        self.lines_built = 0  # strips made: what painting cost
+
+    # -- content -------------------------------------------------------------
+
+    def set_body(self, body: str, pattern: re.Pattern[str] | None) -> None:
+        self.blocks = split_blocks(body)
+        self.pattern = pattern
+        self.matched, self.current = set(), None
+        self._reset()
+
+    def _reset(self) -> None:
+        self._rendered, self._lines = [], []
+        self.refresh(layout=True)
+
+    @property
+    def line_count(self) -> int:
+        return len(self._lines)
+
+    @property
+    def complete(self) -> bool:
+        return len(self._rendered) == len(self.blocks)
+
+    def _render_until(self, lines: int | None = None, block: int | None = None) -> None:
+        """Render blocks in order until ``lines`` body lines (or block ``block``) exist."""
+        console = self.app.console
+        theme = "ansi_dark" if self.app.current_theme.dark else "ansi_light"
+        while len(self._rendered) < len(self.blocks):
+            if lines is not None and len(self._lines) >= lines:
+                return
+            if block is not None and len(self._rendered) > block:
+                return
+            index = len(self._rendered)
+            if index:
+                for _ in range(BLOCK_GAP):
+                    self._lines.append((-1, 0))
+            rendered = render_block(console, self.blocks[index], self._width, theme)
+            has_hit = self.pattern is not None and any(
+                self.pattern.search("".join(segment.text for segment in line))
+                for line in rendered
+            )
+            self._rendered.append(_Rendered(len(self._lines), rendered, has_hit))
+            self._lines.extend((index, n) for n in range(len(rendered)))
+
+    def _finish(self) -> None:
+        if not self.complete:
+            self._render_until()
+            self.refresh(layout=True)
+
+    # -- what the preview asks ------------------------------------------------
+
+    def hit_blocks(self) -> list[int]:
+        """Blocks holding a query word, in reading order (renders them all)."""
+        self._render_until()
+        return [i for i, rendered in enumerate(self._rendered) if rendered.has_hit]
+
+    def block_line(self, index: int) -> int:
+        """The body line block ``index`` starts on."""
+        self._render_until(block=index)
+        return self._rendered[index].first_line
+
+    def blocks_within(self, start: int, end: int) -> list[int]:
+        """Blocks overlapping source lines ``start`` to ``end`` (exclusive)."""
+        return [i for i, b in enumerate(self.blocks) if b.start < end and b.end > start]
+
+    def mark(self, blocks: set[int], current: int | None = None) -> None:
+        self.matched, self.current = blocks, current
+        self.refresh()
+
+    # -- painting ------------------------------------------------------------
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if width != self._width:
+            self._width = width
+            self._rendered, self._lines = [], []
+        self._render_until(lines=max(FIRST_SCREEN_LINES, viewport.height * 2))
+        if self.complete:
+            return len(self._lines)
+        self.call_after_refresh(self._finish)
+        done = self.blocks[len(self._rendered) - 1].end if self._rendered else 0
+        rest = self.blocks[-1].end - done
+        return len(self._lines) + rest  # an estimate for the scrollbar until _finish
+
+    def render_line(self, y: int) -> Strip:
+        width = self._width or self.size.width
+        if not 0 <= y < len(self._lines):
+            return Strip.blank(width)
+        index, line = self._lines[y]
+        if index < 0:
+            return Strip.blank(width, self._background(None))
+        self.lines_built += 1
+        segments = clickable_links(self._rendered[index].lines[line], "follow")
+        if self.pattern is not None and self._rendered[index].has_hit:
+            plain = "".join(segment.text for segment in segments)
+            spans = [m.span() for m in self.pattern.finditer(plain)]
+            if spans:
+                segments = highlighted(self.app.console, segments, spans, self._hit_style())
+        background = self._background(index)
+        if background is not None:
+            segments = list(Segment.apply_style(segments, post_style=background))
+        return Strip(segments).extend_cell_length(width).crop(0, width)
+
+    def _background(self, index: int | None) -> Style | None:
+        if index is not None and index == self.current:
+            return self.get_component_rich_style(CURRENT)
+        if index is not None and index in self.matched:
+            return self.get_component_rich_style(MATCHED)
+        return None
+
+    def _hit_style(self) -> Style:
+        return self.get_component_rich_style(HIT)
+
+    def action_follow(self, href: str) -> None:
+        self.post_message(self.LinkClicked(href))

@@ -1,0 +1,150 @@
+"""Long memories (and any with a table) are drawn line by line (MarkdownBody), not by a
+widget per block: what is on screen is all a preview costs. The matched lines, the query
+words and n/N, links and the looks are those of the short-memory preview."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Markdown
+from textual.widgets.markdown import MarkdownBlock
+
+from reme_tui.ui.markdown_lines import split_blocks
+from reme_tui.ui.widgets.markdown_body import MarkdownBody
+from reme_tui.ui.widgets.preview import Preview
+
+from .conftest import SIZE, AppFactory, settle, steady_cursors, wait_for
+
+pytestmark = pytest.mark.anyio
+
+LONG_PATH = "digest/handbook.md"
+
+
+def long_body() -> str:
+    parts = []
+    for n in range(1, 81):
+        parts.append(f"## Part {n}\n")
+        parts.append(f"Paragraph {n} about the rollout and its owners, written at length. " * 3)
+        parts.append("")
+        if n == 3:
+            parts.append("| item | owner | cost |\n|---|---|---|\n| disks | ops | 12k |")
+            parts.append("")
+        if n == 70:
+            parts.append("The zanzibar budget lives here, see [[digest/atlas.md]].")
+            parts.append("")
+    return "\n".join(parts)
+
+
+@pytest.fixture
+def long_workspace(workspace: Path) -> Path:
+    note = workspace / LONG_PATH
+    note.write_text(
+        f"---\nname: Handbook\ndescription: Long\nmemory_tags: [ops]\n---\n{long_body()}\n",
+        encoding="utf-8",
+    )
+    return workspace
+
+
+def test_top_level_blocks_keep_their_source_lines() -> None:
+    body = "# A\n\npara one\nstill one\n\n- x\n- y\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+    blocks = split_blocks(body)  # a list keeps its trailing blank line
+    assert [(b.start, b.end) for b in blocks] == [(0, 1), (2, 4), (5, 8), (8, 11)]
+    assert blocks[3].text.startswith("| a | b |")
+
+
+def test_a_reference_link_resolves_in_the_block_that_uses_it() -> None:
+    blocks = split_blocks("See [the doc][d].\n\n[d]: https://example.org\n")
+    assert len(blocks) == 1 and "[D]: <https://example.org>" in blocks[0].text  # labels fold
+
+
+async def open_long(pilot: Pilot[Any], query: str) -> Preview:
+    await settle(pilot)
+    await pilot.press("slash", *query, "enter")
+    await settle(pilot)
+    preview = pilot.app.main_screen.query_one(Preview)
+    await wait_for(pilot, lambda: preview.path == LONG_PATH and preview.long_body)
+    await settle(pilot)
+    return preview
+
+
+async def test_a_long_memory_draws_only_its_visible_lines_and_mounts_no_block(
+    app_factory: AppFactory, long_workspace: Path
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        preview = await open_long(pilot, "rollout owners")
+        body = preview.query_one(MarkdownBody)
+        assert body.display and not preview.query_one(Markdown).display
+        assert not list(preview.query_one(Markdown).query(MarkdownBlock))
+        scroll = preview.query_one("#preview-scroll")
+        assert body.complete  # the rest followed the first paint
+        # Each paint draws the lines on screen, however long the memory is.
+        assert 0 < body.lines_built <= 3 * scroll.size.height < body.line_count
+
+
+async def test_the_matched_lines_are_marked_and_scrolled_to(
+    app_factory: AppFactory, long_workspace: Path
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        preview = await open_long(pilot, "zanzibar")
+        body = preview.query_one(MarkdownBody)
+        assert body.matched
+        zanzibar = next(i for i, b in enumerate(body.blocks) if "zanzibar" in b.text)
+        assert zanzibar in body.matched
+        assert preview.query_one("#preview-scroll").scroll_y > 20
+        rendered = body.render_line(body.block_line(zanzibar)).text
+        assert "zanzibar" in rendered
+
+
+async def test_n_and_N_walk_the_blocks_holding_query_words(
+    app_factory: AppFactory, long_workspace: Path
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        preview = await open_long(pilot, "zanzibar budget")
+        await wait_for(pilot, lambda: "n/N" in str(preview.border_subtitle))
+        body = preview.query_one(MarkdownBody)
+        hits = body.hit_blocks()
+        assert hits and all(
+            "zanzibar" in body.blocks[i].text or "budget" in body.blocks[i].text for i in hits
+        )
+        preview.jump_hit(1)
+        await settle(pilot)
+        assert body.current == hits[0]
+        assert preview.border_subtitle == f"1/{len(hits)} · n/N"
+
+
+async def test_a_wikilink_in_a_long_body_opens_its_memory(
+    app_factory: AppFactory, long_workspace: Path
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        preview = await open_long(pilot, "zanzibar")
+        body = preview.query_one(MarkdownBody)
+        line = body.block_line(
+            next(i for i, b in enumerate(body.blocks) if "zanzibar" in b.text)
+        )
+        strip = body.render_line(line)
+        clicks = [
+            seg.style.meta["@click"]
+            for seg in strip
+            if seg.style is not None and "@click" in seg.style.meta
+        ]
+        assert clicks and clicks[0].startswith("follow(")
+        await body.run_action(clicks[0])
+        await wait_for(pilot, lambda: preview.path == "digest/atlas.md")
+
+
+async def show_long(pilot: Pilot[Any]) -> None:
+    await open_long(pilot, "rollout owners")
+    await steady_cursors(pilot)
+
+
+def test_long_preview_snapshot(
+    snap_compare: Any, app_factory: AppFactory, long_workspace: Path
+) -> None:
+    assert snap_compare(app_factory(), terminal_size=SIZE, run_before=show_long)
