@@ -148,3 +148,28 @@ def test_long_preview_snapshot(
     snap_compare: Any, app_factory: AppFactory, long_workspace: Path
 ) -> None:
     assert snap_compare(app_factory(), terminal_size=SIZE, run_before=show_long)
+
+
+def test_control_characters_in_a_body_are_shown_not_sent() -> None:
+    from types import SimpleNamespace
+
+    from reme_tui.ui.widgets.preview import plain_body, render_preview
+
+    text = "---\nname: x\n---\nHello \x1b]0;PWNED\x07 world \x1b[2J \u202egnp.exe\n"
+    memory = SimpleNamespace(body_start_line=4)
+    for shown in (plain_body(text, memory), render_preview(text, memory, lambda _: True)[0]):
+        assert "\x1b" not in shown and "\x07" not in shown and "\u202e" not in shown
+        assert "\\x1b]0;PWNED" in shown
+
+
+async def test_a_long_body_draws_no_escape_character(
+    app_factory: AppFactory, long_workspace: Path
+) -> None:
+    note = long_workspace / LONG_PATH
+    note.write_text(note.read_text().replace("Part 1\n", "Part 1 \x1b[2J\x1b]0;x\x07\n"))
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        preview = await open_long(pilot, "rollout owners")
+        body = preview.query_one(MarkdownBody)
+        drawn = "".join(body.render_line(y).text for y in range(body.line_count))
+        assert "\x1b" not in drawn and "\\x1b[2J" in drawn

@@ -16,6 +16,7 @@ from textual.events import Click
 from textual.widgets import Label, Markdown, Static
 from textual.widgets.markdown import MarkdownBlock
 
+from reme_tui.safe_text import for_terminal
 from reme_tui.ui.focus import FollowsFocus
 from reme_tui.ui.messages import OpenMemory, OpenSource, TagChosen
 from reme_tui.ui.rows import term_pattern
@@ -367,9 +368,11 @@ class Preview(Vertical):
 
 
 def plain_body(text: str, memory: Any, max_lines: int = PLAIN_MAX_LINES) -> str:
-    """The first lines of the body, as they are in the file (the fast first paint)."""
+    """The first lines of the body, as they are in the file (the fast first paint), with
+    control characters shown, not obeyed."""
     lines = text.split("\n", memory.body_start_line - 1 + max_lines)
-    return "\n".join(lines[memory.body_start_line - 1 : memory.body_start_line - 1 + max_lines])
+    first = lines[memory.body_start_line - 1 : memory.body_start_line - 1 + max_lines]
+    return for_terminal("\n".join(first))
 
 
 def render_markdown(text: str, memory: Any, exists: Any) -> str:
@@ -389,7 +392,8 @@ def render_preview(
 ) -> tuple[str, tuple[tuple[int, int], ...]]:
     """The body as Markdown: wikilinks followable, embeds (``![[x#Section]]``) shown as
     the embedded section when ``section`` reads it; with the lines the embeds added."""
-    body = body_of(text, memory)
+    # An ESC in a memory would reach the terminal through both renderers: shown instead.
+    body = for_terminal(body_of(text, memory))
     if not body.strip():
         return "*This memory has no body: only its frontmatter.*", ()
     if len(body) > MAX_PREVIEW_CHARS:
