@@ -60,3 +60,40 @@ async def test_a_label_told_what_it_shows_does_nothing(
         label.update("other words")
         assert asked == ["search-message"]
         assert str(label.render()) == "other words"
+
+
+async def test_a_slow_older_search_never_replaces_a_newer_one(
+    app_factory: AppFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The search of an earlier keystroke finishing last (a slow query, a busy core) is
+    dropped: the list shows what the box says."""
+    import threading
+
+    from reme_tui.ui.screens.main import MainScreen
+    from reme_tui.ui.widgets.results import ResultsPane
+
+    release = threading.Event()
+    compute = MainScreen.compute
+
+    def slow_for_garden(screen: MainScreen, state: Any, pages: int = 1) -> Any:
+        if state.text == "garden":
+            release.wait(10)
+        return compute(screen, state, pages)
+
+    monkeypatch.setattr(MainScreen, "compute", slow_for_garden)
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.main_screen
+        box = screen.query_one(QueryInput)
+        box.value = "garden"
+        await pilot.pause(0.05)
+        box.value = "retro"
+        await settle(pilot)
+        retro_rows = [row.path for row in screen.query_one(ResultsPane).rows]
+        assert retro_rows and all("garden" not in path for path in retro_rows)
+        release.set()
+        await settle(pilot)
+        await pilot.pause(0.2)
+        await settle(pilot)
+        assert [row.path for row in screen.query_one(ResultsPane).rows] == retro_rows
