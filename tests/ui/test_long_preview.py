@@ -4,6 +4,8 @@ words and n/N, links and the looks are those of the short-memory preview."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -60,11 +62,22 @@ def test_a_reference_link_resolves_in_the_block_that_uses_it() -> None:
     assert len(blocks) == 1 and "[D]: <https://example.org>" in blocks[0].text  # labels fold
 
 
+@asynccontextmanager
+async def long_preview(
+    app_factory: AppFactory, query: str
+) -> AsyncIterator[tuple[Pilot[Any], Preview, MarkdownBody]]:
+    """The app searching ``query``, its preview on the long memory."""
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        preview = await open_long(pilot, query)
+        yield pilot, preview, preview.query_one(MarkdownBody)
+
+
 async def open_long(pilot: Pilot[Any], query: str) -> Preview:
     await settle(pilot)
     await pilot.press("slash", *query, "enter")
     await settle(pilot)
-    preview = pilot.app.main_screen.query_one(Preview)
+    preview = pilot.app.screen.query_one(Preview)
     await wait_for(pilot, lambda: preview.path == LONG_PATH and preview.long_body)
     await settle(pilot)
     return preview
@@ -73,10 +86,7 @@ async def open_long(pilot: Pilot[Any], query: str) -> Preview:
 async def test_a_long_memory_draws_only_its_visible_lines_and_mounts_no_block(
     app_factory: AppFactory, long_workspace: Path
 ) -> None:
-    app = app_factory()
-    async with app.run_test(size=SIZE) as pilot:
-        preview = await open_long(pilot, "rollout owners")
-        body = preview.query_one(MarkdownBody)
+    async with long_preview(app_factory, "rollout owners") as (_pilot, preview, body):
         assert body.display and not preview.query_one(Markdown).display
         assert not list(preview.query_one(Markdown).query(MarkdownBlock))
         scroll = preview.query_one("#preview-scroll")
@@ -88,10 +98,7 @@ async def test_a_long_memory_draws_only_its_visible_lines_and_mounts_no_block(
 async def test_the_matched_lines_are_marked_and_scrolled_to(
     app_factory: AppFactory, long_workspace: Path
 ) -> None:
-    app = app_factory()
-    async with app.run_test(size=SIZE) as pilot:
-        preview = await open_long(pilot, "zanzibar")
-        body = preview.query_one(MarkdownBody)
+    async with long_preview(app_factory, "zanzibar") as (_pilot, preview, body):
         assert body.matched
         zanzibar = next(i for i, b in enumerate(body.blocks) if "zanzibar" in b.text)
         assert zanzibar in body.matched
@@ -121,10 +128,7 @@ async def test_n_and_N_walk_the_blocks_holding_query_words(
 async def test_a_wikilink_in_a_long_body_opens_its_memory(
     app_factory: AppFactory, long_workspace: Path
 ) -> None:
-    app = app_factory()
-    async with app.run_test(size=SIZE) as pilot:
-        preview = await open_long(pilot, "zanzibar")
-        body = preview.query_one(MarkdownBody)
+    async with long_preview(app_factory, "zanzibar") as (pilot, preview, body):
         line = body.block_line(
             next(i for i, b in enumerate(body.blocks) if "zanzibar" in b.text)
         )
@@ -167,9 +171,6 @@ async def test_a_long_body_draws_no_escape_character(
 ) -> None:
     note = long_workspace / LONG_PATH
     note.write_text(note.read_text().replace("Part 1\n", "Part 1 \x1b[2J\x1b]0;x\x07\n"))
-    app = app_factory()
-    async with app.run_test(size=SIZE) as pilot:
-        preview = await open_long(pilot, "rollout owners")
-        body = preview.query_one(MarkdownBody)
+    async with long_preview(app_factory, "rollout owners") as (_pilot, _preview, body):
         drawn = "".join(body.render_line(y).text for y in range(body.line_count))
         assert "\x1b" not in drawn and "\\x1b[2J" in drawn

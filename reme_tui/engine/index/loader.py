@@ -107,9 +107,13 @@ def reread_many(
 ) -> list[Reread | None]:
     """`reread_one` for each (file, old record), in order; a big burst read in a thread
     goes to the standby pool (the old records stay here: only their stamps travel)."""
+
+    def here() -> list[Reread | None]:
+        return [reread_one(item, old, tag_field, max_file_bytes, inside) for item, old in items]
+
     standby = standby_pool() if len(items) >= REREAD_POOL_MIN else None
     if standby is None or threading.current_thread() is threading.main_thread():
-        return [reread_one(item, old, tag_field, max_file_bytes, inside) for item, old in items]
+        return here()
     batches = [
         [(item, stamp_of(old)) for item, old in items[i : i + BATCH_SIZE]]
         for i in range(0, len(items), BATCH_SIZE)
@@ -125,8 +129,8 @@ def reread_many(
         for future in pending:
             results.extend(future.result())
     except Exception:
-        drop_standby_pool()
-        return [reread_one(item, old, tag_field, max_file_bytes, inside) for item, old in items]
+        drop_standby_pool()  # broken for good: this burst and later ones are read here
+        return here()
     return [_with_old_record(old, reread) for (_, old), reread in zip(items, results, strict=True)]
 
 
