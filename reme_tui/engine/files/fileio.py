@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ..errors import EditError, UnsafeEditError
+from . import late_appends
 from .workspace import MEMORY_ROOTS, TEMP_NAME, TEMP_SUFFIX
 
 DEFAULT_MAX_READ_BYTES = 20 * 1024 * 1024
@@ -342,19 +343,47 @@ def atomic_write(
         with contextlib.suppress(FileNotFoundError):
             original = os.stat(target)
     fd, temp = _temp_in(target.parent, target.name)
+    old_fd: int | None = None
     try:
         try:
             st = _prepare_temp(fd, data, original)
         finally:
             os.close(fd)
+        if expected is not None:
+            old_fd = late_appends.open_old_inode(target)
         _check_unchanged(target, expected)
         os.replace(temp, target)
     except BaseException:
+        late_appends.close_quietly(old_fd)
         with contextlib.suppress(OSError):
             temp.unlink()
         raise
     _fsync_dir(target.parent)
-    return FileStamp(st.st_mtime_ns, len(data), hashlib.sha256(data).hexdigest())
+    written = FileStamp(st.st_mtime_ns, len(data), hashlib.sha256(data).hexdigest())
+    if old_fd is None or expected is None:
+        return written
+    try:
+        return _carry_late_appends(target, old_fd, expected, written)
+    finally:
+        late_appends.close_quietly(old_fd)
+
+
+def _carry_late_appends(
+    target: Path, old_fd: int, expected: FileStamp, written: FileStamp
+) -> FileStamp:
+    """Put on the new file what writers appended to the old one around the rename."""
+    late_appends.wait_until_quiet(old_fd)
+    try:
+        tail = late_appends.late_tail(old_fd, expected.size, expected.sha256, target)
+    except late_appends.OldInodeRewritten:
+        # Not an append: someone rewrote the file in place after our check. Theirs wins.
+        theirs = os.pread(old_fd, os.fstat(old_fd).st_size, 0)
+        atomic_write(target, theirs, expected=written)
+        raise ConflictError(f"{target} changed on disk while it was written", None) from None
+    if not tail:
+        return written
+    late_appends.append_bytes(target, tail)
+    return stamp_file(target)
 
 
 def writable_by_mode(st: os.stat_result) -> bool:
