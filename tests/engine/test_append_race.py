@@ -29,8 +29,11 @@ def root(tmp_path: Path) -> Path:
     return write_workspace(tmp_path / "ws", {REL: TAGGED})
 
 
-def _around_rename(monkeypatch: pytest.MonkeyPatch, before: Callable[[], None],
-                   after: Callable[[], None] = lambda: None) -> None:
+def _around_rename(
+    monkeypatch: pytest.MonkeyPatch,
+    before: Callable[[], None],
+    after: Callable[[], None] = lambda: None,
+) -> None:
     """Run ``before`` right before the rewrite's rename of the memory, ``after`` right after."""
     real_replace = os.replace
 

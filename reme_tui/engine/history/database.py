@@ -54,6 +54,22 @@ from .rows import ENTRY_SELECT, entry_from_row, int_or_zero, tags_json, where_cl
 HISTORY_FILE = "history.sqlite3"
 SCHEMA_VERSION = 1
 DEFAULT_RETENTION_DAYS = 90
+BUSY_TIMEOUT_SECONDS = 5.0
+# Only these say the file itself is broken; I/O errors, a full disk and another process's
+# lock say nothing about the data, so such a history is kept and the error reported.
+_DAMAGE_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
+_OWN_OBJECTS = frozenset(
+    {
+        "meta",
+        "blobs",
+        "groups",
+        "entries",
+        "entries_time",
+        "entries_group",
+        "entries_path",
+        "current",
+    }
+)
 
 
 _SCHEMA = """
@@ -75,6 +91,25 @@ CREATE INDEX IF NOT EXISTS entries_path ON entries(path);
 CREATE TABLE IF NOT EXISTS current(
     path TEXT PRIMARY KEY, hash TEXT NOT NULL, name TEXT, tags TEXT NOT NULL);
 """
+
+
+def is_damage(error: sqlite3.DatabaseError) -> bool:
+    """Whether the error says the database file is broken (our own schema checks raise
+    without an SQLite code), as opposed to the disk or a lock failing us."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is None or code & 0xFF in _DAMAGE_CODES
+
+
+def _drop_foreign_objects(conn: sqlite3.Connection) -> None:
+    """Triggers, views and tables we never create are dropped: a planted trigger that
+    deletes blobs would silently break every revert."""
+    rows = conn.execute(
+        "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+    ).fetchall()
+    for kind, name in rows:
+        if name not in _OWN_OBJECTS and kind in ("table", "index", "view", "trigger"):
+            quoted = '"' + str(name).replace('"', '""') + '"'
+            conn.execute(f"DROP {str(kind).upper()} IF EXISTS {quoted}")
 
 
 def _now_ns() -> int:
@@ -100,6 +135,8 @@ def _secure_file(path: Path) -> None:
         return
     if not stat.S_ISREG(st.st_mode):
         raise HistoryError(f"{path} is not a regular file; refusing to open it")
+    if st.st_uid != os.geteuid():
+        raise HistoryError(f"{path} is owned by another user; refusing to open it")
     if stat.S_IMODE(st.st_mode) != 0o600:
         os.chmod(path, 0o600)
 
@@ -133,18 +170,26 @@ class ChangeHistory:
             _secure_file(self.path)
             return self._open_checked()
         except sqlite3.DatabaseError as error:
+            if not is_damage(error):
+                raise HistoryError(
+                    f"cannot open the change history {self.path} ({error}); it is kept as it"
+                    " is, try again"
+                ) from None
             return self._set_aside(str(error))
         except OSError as error:
             raise HistoryError(f"cannot open the change history {self.path}: {error}") from None
 
     def _open_checked(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        conn = sqlite3.connect(
+            self.path, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False, isolation_level=None
+        )
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=OFF")
             conn.execute("PRAGMA trusted_schema=OFF")
             conn.executescript(_SCHEMA)
+            _drop_foreign_objects(conn)
             row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             if row is None:
                 conn.execute(
