@@ -49,7 +49,16 @@ from .entries import (
     RecordResult,
     content_key,
 )
-from .rows import ENTRY_SELECT, entry_from_row, int_or_zero, tags_json, where_clause
+from .rows import (
+    ENTRY_SELECT,
+    db_path,
+    db_text,
+    entry_from_row,
+    int_or_zero,
+    path_from_db,
+    tags_json,
+    where_clause,
+)
 
 HISTORY_FILE = "history.sqlite3"
 SCHEMA_VERSION = 1
@@ -273,7 +282,9 @@ class ChangeHistory:
     def current(self) -> dict[str, str]:
         """path -> content hash of what was last recorded for each memory."""
         rows = self._query("SELECT path, hash FROM current")
-        return {p: h for p, h in rows if isinstance(p, str) and isinstance(h, str)}
+        return {
+            path: h for p, h in rows if (path := path_from_db(p)) is not None and isinstance(h, str)
+        }
 
     def record_baseline(self, observed: Iterable[Observed]) -> int:
         """The first start: remember every memory's content silently (no entries)."""
@@ -286,7 +297,7 @@ class ChangeHistory:
                 store_blob(conn, item.data, key, None)
                 conn.execute(
                     "INSERT OR REPLACE INTO current(path, hash, name, tags) VALUES(?, ?, ?, ?)",
-                    (item.path, key, item.name, tags_json(item.tags)),
+                    (db_path(item.path), key, item.name, tags_json(item.tags)),
                 )
                 count += 1
             conn.execute(
@@ -320,7 +331,7 @@ class ChangeHistory:
                 label = move_label(moves, pending)
             cursor = conn.execute(
                 "INSERT INTO groups(time_ns, source, label, undo) VALUES(?, ?, ?, ?)",
-                (when, source, label, undo),
+                (when, source, db_text(label), undo),
             )
             group = int(cursor.lastrowid or 0)
             result = RecordResult(group=group)
@@ -359,12 +370,19 @@ class ChangeHistory:
             " name, tags_before, tags_after, added, removed, note) "
             "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                *plain,
+                group,
+                when,
+                change.kind,
+                db_path(change.path),
+                None if change.old_path is None else db_path(change.old_path),
+                change.old_hash,
+                change.new_hash,
+                change.name,
                 tags_json(change.tags_before),
                 tags_json(change.tags_after),
                 added,
                 removed,
-                note,
+                db_text(note),
             ),
         )
         return ChangeEntry(
@@ -384,13 +402,13 @@ class ChangeHistory:
     @staticmethod
     def _advance_current(conn: sqlite3.Connection, change: Pending) -> None:
         if change.kind == "moved" and change.old_path:
-            conn.execute("DELETE FROM current WHERE path=?", (change.old_path,))
+            conn.execute("DELETE FROM current WHERE path=?", (db_path(change.old_path),))
         if change.kind == "deleted":
-            conn.execute("DELETE FROM current WHERE path=?", (change.path,))
+            conn.execute("DELETE FROM current WHERE path=?", (db_path(change.path),))
             return
         conn.execute(
             "INSERT OR REPLACE INTO current(path, hash, name, tags) VALUES(?, ?, ?, ?)",
-            (change.path, change.new_hash, change.name, tags_json(change.tags_after)),
+            (db_path(change.path), change.new_hash, change.name, tags_json(change.tags_after)),
         )
 
     # -- reading the timeline ------------------------------------------------
@@ -452,7 +470,8 @@ class ChangeHistory:
 
     def versions(self, path: str) -> list[ChangeEntry]:
         """Entries that produced or removed a version of ``path`` (newest first)."""
-        rows = self._query("SELECT id FROM entries WHERE path=? OR old_path=?", (path, path))
+        stored = db_path(path)
+        rows = self._query("SELECT id FROM entries WHERE path=? OR old_path=?", (stored, stored))
         return self.entries_by_ids(r[0] for r in rows if isinstance(r[0], int))
 
     def unreviewed_count(self) -> int:
