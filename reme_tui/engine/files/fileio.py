@@ -278,11 +278,11 @@ def _fsync_dir(directory: Path) -> None:
         fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
     except OSError:
         return
-    try:
+    # The rename already happened: a failing sync or close (some filesystems cannot sync a
+    # directory; EIO) must not make a written file look refused.
+    with contextlib.suppress(OSError):
         os.fsync(fd)
-    except OSError:
-        pass  # the rename already happened; some filesystems cannot sync a directory
-    finally:
+    with contextlib.suppress(OSError):
         os.close(fd)
 
 
