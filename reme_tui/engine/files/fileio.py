@@ -576,14 +576,28 @@ def remove_stale_temps(directory: Path, *, older_than: float = STALE_TEMP_SECOND
 # --------------------------------------------------------------------------- private dirs
 
 
+def _refuse_symlinks(path: Path, base: Path | None) -> None:
+    chain = [path, *path.parents]
+    if base is not None:
+        chain = [p for p in chain if p == base or Path(base) in p.parents]
+    else:
+        chain = [path]
+    for directory in chain:
+        if os.path.islink(directory):
+            raise OSError(errno.ELOOP, "a symlink; not followed for private data", str(directory))
+
+
 def ensure_private_dir(path: Path, base: Path | None = None) -> Path:
     """Create ``path`` and its missing parents; those at or below ``base`` (all of them
     without a base) are 0700, those above it ordinary (``~/.cache`` itself, say).
 
     An existing ``path`` we own is tightened to 0700 when it is wider; one owned by
-    someone else is refused (PermissionError), since it could be swapped under us.
+    someone else is refused (PermissionError), since it could be swapped under us, and so
+    is a symlink at or below ``base`` (OSError ELOOP): following it would chmod and write
+    into whatever it points at.
     """
     path = Path(path)
+    _refuse_symlinks(path, base)
     missing: list[Path] = []
     current = path
     while not os.path.lexists(current) and current != current.parent:
