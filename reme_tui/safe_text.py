@@ -15,16 +15,24 @@ import json
 import re
 from typing import Any
 
-# C0 except \t and \n, DEL, C1, bidi embeddings/overrides/isolates, line/paragraph separators.
+# C0 except \t and \n, DEL, C1, bidi embeddings/overrides/isolates, line/paragraph separators,
+# and lone surrogates: a file name that is not UTF-8 (``bad\xff.md``) decodes to U+DCFF, which
+# would otherwise go out as the raw byte 0xFF and make the output invalid UTF-8.
 _UNSAFE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]"
 )
-# Inside JSON text every C0 control is already escaped; what remains raw is C1 and bidi.
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+# Inside JSON text every C0 control is already escaped; what remains raw is C1, bidi and
+# surrogates (escaped as ``\udcff``: json.loads gives back the same string, os.fsencode the bytes).
+_JSON_UNSAFE = re.compile(
+    "[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]"
+)
+_ESCAPED_BYTES = range(0xDC80, 0xDD00)  # what surrogateescape makes of the bytes 0x80-0xFF
 
 
 def _visible(match: re.Match[str]) -> str:
     code = ord(match.group())
+    if code in _ESCAPED_BYTES:
+        return f"\\x{code - 0xDC00:02x}"  # the byte the file name really holds
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 

@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 
 from reme_tui.cli import opening
-from reme_tui.cli.common import EXIT_OK, EXIT_RUNTIME, UsageError, error, info
+from reme_tui.cli.common import EXIT_OK, EXIT_RUNTIME, UsageError, error, info, warn
 from reme_tui.cli.output import out, print_json
 from reme_tui.safe_text import for_terminal_line
 
@@ -56,6 +56,7 @@ def run_merge_tags(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     refused = list(plan.skipped)
     written: list[str] = []
+    notes: tuple[str, ...] = ()
     journal_id = None
     if not args.dry_run:
         try:
@@ -65,6 +66,7 @@ def run_merge_tags(args: argparse.Namespace) -> int:
             return EXIT_RUNTIME
         written, journal_id = result.written, result.journal_id
         refused += result.refused
+        notes = result.notes
     if args.json:
         document = plan.to_json()
         document.update(
@@ -72,6 +74,7 @@ def run_merge_tags(args: argparse.Namespace) -> int:
             written=written,
             refused=[{"path": p, "reason": r} for p, r in refused],
             journal=journal_id,
+            notes=list(notes),
         )
         print_json(document)
     else:
@@ -87,9 +90,11 @@ def run_merge_tags(args: argparse.Namespace) -> int:
     info(f"{verb} {count} files: {', '.join(plan.sources) or '(nothing)'} -> {plan.into}")
     for path, reason in refused:
         error(f"{path}: {reason}")
+    for note in notes:
+        warn(note)
     if journal_id:
         info(f"journaled as {journal_id}; the app can undo it (d, then u)")
-    return EXIT_RUNTIME if refused else EXIT_OK
+    return EXIT_RUNTIME if refused or notes else EXIT_OK
 
 
 def run_undo_merge(args: argparse.Namespace) -> int:

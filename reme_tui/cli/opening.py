@@ -35,6 +35,35 @@ def open_engine(args: argparse.Namespace, *, record: bool = True) -> Engine:
     return engine
 
 
+def record_edit(engine: Engine, rel: str, tags: tuple[str, ...], label: str) -> str | None:
+    """Record one file the command line just rewrote as an "edit" (without building the
+    index); the reason when the history could not record it (a full data dir, a lock),
+    None when recorded or when there is nothing to record into (disabled, no baseline yet:
+    the next look takes the file in)."""
+    from reme_tui.config import load_settings
+    from reme_tui.engine.history import ChangeHistory, HistoryError, Observed
+
+    settings = load_settings().history
+    if not settings.enabled:
+        return None
+    try:
+        data = (engine.root / rel).read_bytes()
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    try:
+        history = ChangeHistory.for_workspace(engine.root, retention_days=settings.retention_days)
+    except HistoryError as exc:
+        return str(exc)
+    try:
+        if history.has_baseline:
+            history.record([Observed(rel, data, tags)], source="edit", label=label)
+    except HistoryError as exc:
+        return str(exc)
+    finally:
+        history.close()
+    return None
+
+
 def record_changes(engine: Engine) -> None:
     """Record what changed since the history last looked, as the app does when it opens:
     every mode that opens a workspace looks, so an edit between two ``--query`` runs is its

@@ -58,6 +58,10 @@ def run_tag_edit(args: argparse.Namespace) -> int:
         return EXIT_RUNTIME
     for note in result.notes:
         warn(f"{rel}: {note}")
+    if result.changed:
+        unrecorded = opening.record_edit(engine, rel, result.new_canonical, f"tags of {rel}")
+        if unrecorded is not None:
+            warn(f"{rel}: written, but the change history did not record it: {unrecorded}")
     if args.json:
         print_json(
             {

@@ -136,6 +136,32 @@ def test_damaged_history_is_reported_not_a_traceback(
     assert "damaged" in err and json.loads(out)["history"]["baseline_recorded"] is True
 
 
+def test_locked_history_is_reported_and_kept(
+    capsys: pytest.CaptureFixture[str], workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process's exclusive lock is not damage (issue 26): exit 1, nothing set aside,
+    and the next run still lists every earlier change."""
+    import sqlite3
+
+    run(capsys, str(workspace), "--changes")
+    (workspace / C).write_text(memory("charlie edited\n", name="Charlie"))
+    assert len(changes(capsys, workspace)["entries"]) == 1
+    (path,) = Path(os.environ["XDG_DATA_HOME"]).rglob("history.sqlite3")
+    monkeypatch.setattr("reme_tui.engine.history.database.BUSY_TIMEOUT_SECONDS", 0.01)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        code, out, err = run(capsys, str(workspace), "--changes", "--json")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert (code, out) == (1, "")
+    assert "database is locked" in err and "kept" in err and "damaged" not in err
+    assert not [p for p in path.parent.iterdir() if ".damaged-" in p.name]
+    assert len(changes(capsys, workspace)["entries"]) == 1
+
+
 def test_before_a_creation_means_removed(
     capsys: pytest.CaptureFixture[str], workspace: Path
 ) -> None:

@@ -66,3 +66,32 @@ def test_corrupt_journal_is_an_error_not_nothing(
     capsys.readouterr()
     assert main([str(workspace), "--undo-merge"]) == 1
     assert path.name in capsys.readouterr().err
+
+
+def test_a_failed_final_journal_save_says_what_was_written(
+    workspace: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26: the journal's last save failing (a full data dir) after every file was
+    merged used to print 'no file was changed'; the entry is left pending and undo works."""
+    import errno
+
+    before = _contents(workspace)
+    real_save = Journal.save
+    saves: list[str] = []
+
+    def save(self: Journal, entry: dict) -> None:
+        saves.append(entry["state"])
+        if len(saves) > 1:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_save(self, entry)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(Journal, "save", save)
+        code = main([str(workspace), "--merge-tags", "project-atlas", "--into", "atlas"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "changed 4 files" in err and "no file was changed" not in err
+    assert "No space left on device" in err and "--undo-merge" in err
+    assert _contents(workspace) != before
+    assert main([str(workspace), "--undo-merge"]) == 0
+    assert _contents(workspace) == before

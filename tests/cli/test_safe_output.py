@@ -96,3 +96,45 @@ def test_sanitizers() -> None:
     assert "\x9b" not in text and "\u202e" not in text
     assert json.loads(text) == {"k": "\x1b\x9b\u202e\u2028ok"}
     assert os.linesep not in for_terminal("x")
+
+
+BAD_NAME = os.fsdecode(b"digest/bad\xff.md")  # not UTF-8: decodes to a lone U+DCFF
+
+
+def _valid_utf8(text: str) -> None:
+    text.encode("utf-8")  # strict: a raw surrogate (the byte 0xFF on the way out) fails
+
+
+@pytest.mark.skipif(os.fsencode(BAD_NAME) != b"digest/bad\xff.md", reason="needs byte paths")
+def test_a_file_name_that_is_not_utf8_is_escaped_and_recorded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 26: --changes crashed on every run (record_baseline), --json carried raw 0xFF."""
+    ws = write_workspace(tmp_path / "ws", {"digest/ok.md": "budget ok\n"})
+    bad = ws / BAD_NAME
+    bad.write_text("---\nmemory_tags: [b]\n---\nbudget bad\n")
+    assert main([str(ws), "--changes"]) == 0  # the baseline, with the bad name in it
+    bad.write_text("---\nmemory_tags: [b]\n---\nbudget bad, changed\n")
+    capsys.readouterr()
+    assert main([str(ws), "--changes", "--json"]) == 0
+    out, err = capsys.readouterr()
+    _valid_utf8(out + err)
+    (entry,) = json.loads(out)["entries"]
+    assert entry["path"] == BAD_NAME  # the documented escape \udcff gives the name back
+    assert main([str(ws), "--changes"]) == 0
+    out, _ = capsys.readouterr()
+    assert "digest/bad\\xff.md" in out
+    for argv in (["--query", "budget", "--json"], ["--query", "budget"], ["--list-tags"]):
+        assert main([str(ws), *argv]) == 0
+        out, err = capsys.readouterr()
+        _valid_utf8(out + err)
+    assert main([str(ws), "--revert", BAD_NAME, "--to", str(entry["id"]), "--dry-run"]) == 0
+    out, err = capsys.readouterr()
+    _valid_utf8(out + err)
+
+
+def test_sanitizers_escape_lone_surrogates() -> None:
+    assert for_terminal("bad\udcff.md \ud800") == "bad\\xff.md \\ud800"
+    text = for_json({"p": "bad\udcff.md"}, indent=None)
+    _valid_utf8(text)
+    assert json.loads(text) == {"p": "bad\udcff.md"}

@@ -71,3 +71,36 @@ def test_errors(
     assert got == code and out == "" and err.startswith("reme-tui: error:")
     assert message in err
     assert (workspace / "daily/2026-03-01/k.md").read_bytes() == ORIGINAL.encode()
+
+
+K = "daily/2026-03-01/k.md"
+
+
+def test_a_tag_edit_is_recorded_as_an_edit(
+    workspace: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command line's own edit is its own change (source edit), not a later 'start'."""
+    run(capsys, str(workspace), "--changes")  # the baseline
+    code, _, err = run(capsys, str(workspace), "--add-tag", K, "beta")
+    assert code == 0 and "history" not in err
+    code, out, _ = run(capsys, str(workspace), "--changes", "--json")
+    (entry,) = json.loads(out)["entries"]
+    assert (entry["source"], entry["label"], entry["path"]) == ("edit", f"tags of {K}", K)
+
+
+def test_a_tag_edit_the_history_cannot_record_says_so(
+    workspace: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26: with a full data dir --add-tag exited 0 without saying the history was not
+    recorded. The edit still succeeds (exit 0), with a warning naming the reason."""
+    from reme_tui.engine.history import ChangeHistory, HistoryError
+
+    run(capsys, str(workspace), "--changes")
+
+    def full(*_args: object, **_kwargs: object) -> None:
+        raise HistoryError("change history: database or disk is full")
+
+    monkeypatch.setattr(ChangeHistory, "record", full)
+    code, out, err = run(capsys, str(workspace), "--add-tag", K, "beta")
+    assert code == 0 and "beta" in out
+    assert "did not record it" in err and "disk is full" in err

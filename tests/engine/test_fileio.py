@@ -171,3 +171,31 @@ def test_writes_follow_the_engine_memory_folders(tmp_path: Path) -> None:
     everything = Engine.open(root, EngineConfig(all_markdown=True))
     assert everything.edit_tags("notes/n.md", AddTag("b")).changed
     assert everything.tags_of("notes/n.md") == ("a", "b")
+
+
+def test_a_failing_directory_sync_after_the_rename_is_not_a_refusal(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26: EIO from closing the directory after the rename made an edit raise although
+    it was written, and a merge count that file as refused (undo then left it merged)."""
+    import errno
+
+    from reme_tui.engine.files import fileio
+    from reme_tui.engine.write import plan_merge
+
+    real_close = os.close
+
+    def close(fd: int) -> None:
+        is_dir = stat.S_ISDIR(os.fstat(fd).st_mode)
+        real_close(fd)
+        if is_dir:
+            raise OSError(errno.EIO, "Input/output error")
+
+    engine = Engine.open(root)
+    with monkeypatch.context() as patched:
+        patched.setattr(fileio.os, "close", close)
+        result = engine.edit_tags("digest/a.md", AddTag("b"))
+        merged = engine.merge(plan_merge(engine, ["a"], "c"))
+    assert result.changed and result.written == ["digest/a.md"]
+    assert "memory_tags: [c, b]" in (root / "digest" / "a.md").read_text()
+    assert sorted(merged.written) == ["digest/a.md", "digest/b.md"] and merged.refused == []

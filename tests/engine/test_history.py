@@ -421,3 +421,89 @@ def test_revert_follows_the_engines_memory_folders(tmp_path: Path, data: Path) -
     engine.apply([rel])
     result, _ = engine.revert(plan_undo(engine.history.entries()))
     assert result.ok and (ws / rel).read_text() == "first\n"
+
+
+def _recorded_history(ws: Path, data: Path) -> Path:
+    """A history with one recorded change; returns its path (closed)."""
+    engine = Engine.open(ws)
+    recording = ChangeHistory.for_workspace(ws, data)
+    engine.attach_history(recording)
+    engine.sync_history()
+    (ws / C).write_text(memory("charlie changed\n", name="Charlie", tags=["x"]))
+    engine.apply([C])
+    recording.close()
+    history = ChangeHistory.for_workspace(ws, data)
+    assert history.entries()
+    history.close()
+    return history.path
+
+
+def _nothing_set_aside(path: Path) -> bool:
+    return not any(".damaged-" in p.name for p in path.parent.iterdir())
+
+
+def test_a_locked_history_is_reported_and_kept(
+    ws: Path, data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process's exclusive lock is not damage (issue 26): nothing is set aside."""
+    path = _recorded_history(ws, data)
+    monkeypatch.setattr("reme_tui.engine.history.database.BUSY_TIMEOUT_SECONDS", 0.01)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(HistoryError, match=r"locked.*kept"):
+            ChangeHistory.for_workspace(ws, data)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert _nothing_set_aside(path)
+    assert ChangeHistory.for_workspace(ws, data).entries()  # every earlier change is still there
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        (sqlite3.SQLITE_IOERR_WRITE, "disk I/O error"),
+        (sqlite3.SQLITE_FULL, "database or disk is full"),
+        (sqlite3.SQLITE_CANTOPEN, "unable to open database file"),
+    ],
+)
+def test_a_failing_disk_keeps_the_history(
+    ws: Path, data: Path, monkeypatch: pytest.MonkeyPatch, code: int, message: str
+) -> None:
+    path = _recorded_history(ws, data)
+
+    def failing(self: ChangeHistory) -> sqlite3.Connection:
+        error = sqlite3.OperationalError(message)
+        error.sqlite_errorcode = code  # type: ignore[misc]
+        raise error
+
+    with monkeypatch.context() as patched:
+        patched.setattr(ChangeHistory, "_open_checked", failing)
+        with pytest.raises(HistoryError, match="kept"):
+            ChangeHistory.for_workspace(ws, data)
+    assert _nothing_set_aside(path)
+    assert ChangeHistory.for_workspace(ws, data).entries()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
+def test_a_foreign_owned_history_is_refused(ws: Path, data: Path) -> None:
+    path = _recorded_history(ws, data)
+    os.chown(path, 1234, 1234)
+    path.chmod(0o644)
+    with pytest.raises(HistoryError, match="another user"):
+        ChangeHistory.for_workspace(ws, data)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644  # not chmod'ed either
+
+
+def test_planted_schema_objects_are_dropped(ws: Path, data: Path) -> None:
+    path = _recorded_history(ws, data)
+    planted = sqlite3.connect(path, isolation_level=None)
+    planted.execute("CREATE TRIGGER eat AFTER INSERT ON entries BEGIN DELETE FROM blobs; END")
+    planted.execute("CREATE VIEW peek AS SELECT * FROM blobs")
+    planted.close()
+    history = ChangeHistory.for_workspace(ws, data)
+    names = {row[0] for row in history._query("SELECT name FROM sqlite_master")}
+    history.close()
+    assert not names & {"eat", "peek"}

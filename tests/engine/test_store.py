@@ -352,3 +352,43 @@ def test_every_fingerprinted_module_exists_and_is_loaded_by_a_build() -> None:
         assert source.is_file(), f"{name} is fingerprinted but does not exist"
     Engine.open(Path(__file__).parents[2] / "sample_workspace")
     assert set(FINGERPRINTED_MODULES) <= set(sys.modules)
+
+
+def test_temp_files_of_a_killed_save_are_removed_by_the_next_save(
+    tmp_path: Path, isolated_user_dirs: Path
+) -> None:
+    """Issue 26: kill -9 during a save left .index-XXXX files (up to the index's size each)
+    that nothing removed. The next save, under the write lock, removes them."""
+    write_workspace(tmp_path, FILES)
+    open_with_store(tmp_path)
+    store = IndexStore(tmp_path)
+    for i in range(7):  # what seven killed saves leave
+        (store.directory / f".index-killed{i}").write_bytes(b"x" * 1000)
+    (store.directory / "unrelated").write_bytes(b"kept")
+    assert open_with_store(tmp_path).save()
+    assert sorted(p.name for p in store.directory.iterdir()) == [
+        "index.bin",
+        "index.lock",
+        "unrelated",
+    ]
+
+
+@pytest.mark.parametrize("where", ["workspace folder", "cache base"])
+def test_a_symlinked_cache_folder_is_refused_not_followed(
+    tmp_path: Path, isolated_user_dirs: Path, where: str
+) -> None:
+    """Issue 26: indexes/<key> or reme-tui/ planted as a symlink was followed: its target
+    chmod'ed 0700 and written into. The save is refused and reported; the target untouched."""
+    import stat
+
+    ws = write_workspace(tmp_path / "ws", FILES)
+    store = IndexStore(ws)
+    target = tmp_path / "target"
+    target.mkdir(mode=0o755)
+    target.chmod(0o755)
+    link = store.directory if where == "workspace folder" else store.base
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(target)
+    engine = open_with_store(ws)
+    assert engine.save_error is not None and "symlink" in engine.save_error
+    assert list(target.iterdir()) == [] and stat.S_IMODE(target.stat().st_mode) == 0o755

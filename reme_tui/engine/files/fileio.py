@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ..errors import EditError, UnsafeEditError
+from . import late_appends
 from .workspace import MEMORY_ROOTS, TEMP_NAME, TEMP_SUFFIX
 
 DEFAULT_MAX_READ_BYTES = 20 * 1024 * 1024
@@ -277,11 +278,11 @@ def _fsync_dir(directory: Path) -> None:
         fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
     except OSError:
         return
-    try:
+    # The rename already happened: a failing sync or close (some filesystems cannot sync a
+    # directory; EIO) must not make a written file look refused.
+    with contextlib.suppress(OSError):
         os.fsync(fd)
-    except OSError:
-        pass  # the rename already happened; some filesystems cannot sync a directory
-    finally:
+    with contextlib.suppress(OSError):
         os.close(fd)
 
 
@@ -342,19 +343,47 @@ def atomic_write(
         with contextlib.suppress(FileNotFoundError):
             original = os.stat(target)
     fd, temp = _temp_in(target.parent, target.name)
+    old_fd: int | None = None
     try:
         try:
             st = _prepare_temp(fd, data, original)
         finally:
             os.close(fd)
+        if expected is not None:
+            old_fd = late_appends.open_old_inode(target)
         _check_unchanged(target, expected)
         os.replace(temp, target)
     except BaseException:
+        late_appends.close_quietly(old_fd)
         with contextlib.suppress(OSError):
             temp.unlink()
         raise
     _fsync_dir(target.parent)
-    return FileStamp(st.st_mtime_ns, len(data), hashlib.sha256(data).hexdigest())
+    written = FileStamp(st.st_mtime_ns, len(data), hashlib.sha256(data).hexdigest())
+    if old_fd is None or expected is None:
+        return written
+    try:
+        return _carry_late_appends(target, old_fd, expected, written)
+    finally:
+        late_appends.close_quietly(old_fd)
+
+
+def _carry_late_appends(
+    target: Path, old_fd: int, expected: FileStamp, written: FileStamp
+) -> FileStamp:
+    """Put on the new file what writers appended to the old one around the rename."""
+    late_appends.wait_until_quiet(old_fd)
+    try:
+        tail = late_appends.late_tail(old_fd, expected.size, expected.sha256, target)
+    except late_appends.OldInodeRewritten:
+        # Not an append: someone rewrote the file in place after our check. Theirs wins.
+        theirs = os.pread(old_fd, os.fstat(old_fd).st_size, 0)
+        atomic_write(target, theirs, expected=written)
+        raise ConflictError(f"{target} changed on disk while it was written", None) from None
+    if not tail:
+        return written
+    late_appends.append_bytes(target, tail)
+    return stamp_file(target)
 
 
 def writable_by_mode(st: os.stat_result) -> bool:
@@ -547,14 +576,28 @@ def remove_stale_temps(directory: Path, *, older_than: float = STALE_TEMP_SECOND
 # --------------------------------------------------------------------------- private dirs
 
 
+def _refuse_symlinks(path: Path, base: Path | None) -> None:
+    chain = [path, *path.parents]
+    if base is not None:
+        chain = [p for p in chain if p == base or Path(base) in p.parents]
+    else:
+        chain = [path]
+    for directory in chain:
+        if os.path.islink(directory):
+            raise OSError(errno.ELOOP, "a symlink; not followed for private data", str(directory))
+
+
 def ensure_private_dir(path: Path, base: Path | None = None) -> Path:
     """Create ``path`` and its missing parents; those at or below ``base`` (all of them
     without a base) are 0700, those above it ordinary (``~/.cache`` itself, say).
 
     An existing ``path`` we own is tightened to 0700 when it is wider; one owned by
-    someone else is refused (PermissionError), since it could be swapped under us.
+    someone else is refused (PermissionError), since it could be swapped under us, and so
+    is a symlink at or below ``base`` (OSError ELOOP): following it would chmod and write
+    into whatever it points at.
     """
     path = Path(path)
+    _refuse_symlinks(path, base)
     missing: list[Path] = []
     current = path
     while not os.path.lexists(current) and current != current.parent:

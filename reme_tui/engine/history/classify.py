@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from .blobs import blob_or_none
 from .entries import Observed, content_key, line_counts, text_lines
-from .rows import str_or_none, tags_from
+from .rows import db_path, str_or_none, tags_from
 
 # Move detection by content with rewritten links compares at most this many pairs.
 _MAX_MOVE_PAIRS = 400
@@ -37,7 +37,7 @@ def classify(conn: sqlite3.Connection, observed: Sequence[Observed]) -> list[Pen
     last: dict[str, tuple[str, str | None, tuple[str, ...]]] = {}
     for item in dict((o.path, o) for o in observed).values():
         row = conn.execute(
-            "SELECT hash, name, tags FROM current WHERE path=?", (item.path,)
+            "SELECT hash, name, tags FROM current WHERE path=?", (db_path(item.path),)
         ).fetchone()
         if row is not None and isinstance(row[0], str):
             last[item.path] = (row[0], str_or_none(row[1]), tags_from(row[2]))

@@ -49,11 +49,36 @@ from .entries import (
     RecordResult,
     content_key,
 )
-from .rows import ENTRY_SELECT, entry_from_row, int_or_zero, tags_json, where_clause
+from .rows import (
+    ENTRY_SELECT,
+    db_path,
+    db_text,
+    entry_from_row,
+    int_or_zero,
+    path_from_db,
+    tags_json,
+    where_clause,
+)
 
 HISTORY_FILE = "history.sqlite3"
 SCHEMA_VERSION = 1
 DEFAULT_RETENTION_DAYS = 90
+BUSY_TIMEOUT_SECONDS = 5.0
+# Only these say the file itself is broken; I/O errors, a full disk and another process's
+# lock say nothing about the data, so such a history is kept and the error reported.
+_DAMAGE_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
+_OWN_OBJECTS = frozenset(
+    {
+        "meta",
+        "blobs",
+        "groups",
+        "entries",
+        "entries_time",
+        "entries_group",
+        "entries_path",
+        "current",
+    }
+)
 
 
 _SCHEMA = """
@@ -75,6 +100,25 @@ CREATE INDEX IF NOT EXISTS entries_path ON entries(path);
 CREATE TABLE IF NOT EXISTS current(
     path TEXT PRIMARY KEY, hash TEXT NOT NULL, name TEXT, tags TEXT NOT NULL);
 """
+
+
+def is_damage(error: sqlite3.DatabaseError) -> bool:
+    """Whether the error says the database file is broken (our own schema checks raise
+    without an SQLite code), as opposed to the disk or a lock failing us."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is None or code & 0xFF in _DAMAGE_CODES
+
+
+def _drop_foreign_objects(conn: sqlite3.Connection) -> None:
+    """Triggers, views and tables we never create are dropped: a planted trigger that
+    deletes blobs would silently break every revert."""
+    rows = conn.execute(
+        "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+    ).fetchall()
+    for kind, name in rows:
+        if name not in _OWN_OBJECTS and kind in ("table", "index", "view", "trigger"):
+            quoted = '"' + str(name).replace('"', '""') + '"'
+            conn.execute(f"DROP {str(kind).upper()} IF EXISTS {quoted}")
 
 
 def _now_ns() -> int:
@@ -100,6 +144,8 @@ def _secure_file(path: Path) -> None:
         return
     if not stat.S_ISREG(st.st_mode):
         raise HistoryError(f"{path} is not a regular file; refusing to open it")
+    if st.st_uid != os.geteuid():
+        raise HistoryError(f"{path} is owned by another user; refusing to open it")
     if stat.S_IMODE(st.st_mode) != 0o600:
         os.chmod(path, 0o600)
 
@@ -133,18 +179,26 @@ class ChangeHistory:
             _secure_file(self.path)
             return self._open_checked()
         except sqlite3.DatabaseError as error:
+            if not is_damage(error):
+                raise HistoryError(
+                    f"cannot open the change history {self.path} ({error}); it is kept as it"
+                    " is, try again"
+                ) from None
             return self._set_aside(str(error))
         except OSError as error:
             raise HistoryError(f"cannot open the change history {self.path}: {error}") from None
 
     def _open_checked(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        conn = sqlite3.connect(
+            self.path, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False, isolation_level=None
+        )
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=OFF")
             conn.execute("PRAGMA trusted_schema=OFF")
             conn.executescript(_SCHEMA)
+            _drop_foreign_objects(conn)
             row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             if row is None:
                 conn.execute(
@@ -228,7 +282,9 @@ class ChangeHistory:
     def current(self) -> dict[str, str]:
         """path -> content hash of what was last recorded for each memory."""
         rows = self._query("SELECT path, hash FROM current")
-        return {p: h for p, h in rows if isinstance(p, str) and isinstance(h, str)}
+        return {
+            path: h for p, h in rows if (path := path_from_db(p)) is not None and isinstance(h, str)
+        }
 
     def record_baseline(self, observed: Iterable[Observed]) -> int:
         """The first start: remember every memory's content silently (no entries)."""
@@ -241,7 +297,7 @@ class ChangeHistory:
                 store_blob(conn, item.data, key, None)
                 conn.execute(
                     "INSERT OR REPLACE INTO current(path, hash, name, tags) VALUES(?, ?, ?, ?)",
-                    (item.path, key, item.name, tags_json(item.tags)),
+                    (db_path(item.path), key, item.name, tags_json(item.tags)),
                 )
                 count += 1
             conn.execute(
@@ -275,7 +331,7 @@ class ChangeHistory:
                 label = move_label(moves, pending)
             cursor = conn.execute(
                 "INSERT INTO groups(time_ns, source, label, undo) VALUES(?, ?, ?, ?)",
-                (when, source, label, undo),
+                (when, source, db_text(label), undo),
             )
             group = int(cursor.lastrowid or 0)
             result = RecordResult(group=group)
@@ -314,12 +370,19 @@ class ChangeHistory:
             " name, tags_before, tags_after, added, removed, note) "
             "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                *plain,
+                group,
+                when,
+                change.kind,
+                db_path(change.path),
+                None if change.old_path is None else db_path(change.old_path),
+                change.old_hash,
+                change.new_hash,
+                change.name,
                 tags_json(change.tags_before),
                 tags_json(change.tags_after),
                 added,
                 removed,
-                note,
+                db_text(note),
             ),
         )
         return ChangeEntry(
@@ -339,13 +402,13 @@ class ChangeHistory:
     @staticmethod
     def _advance_current(conn: sqlite3.Connection, change: Pending) -> None:
         if change.kind == "moved" and change.old_path:
-            conn.execute("DELETE FROM current WHERE path=?", (change.old_path,))
+            conn.execute("DELETE FROM current WHERE path=?", (db_path(change.old_path),))
         if change.kind == "deleted":
-            conn.execute("DELETE FROM current WHERE path=?", (change.path,))
+            conn.execute("DELETE FROM current WHERE path=?", (db_path(change.path),))
             return
         conn.execute(
             "INSERT OR REPLACE INTO current(path, hash, name, tags) VALUES(?, ?, ?, ?)",
-            (change.path, change.new_hash, change.name, tags_json(change.tags_after)),
+            (db_path(change.path), change.new_hash, change.name, tags_json(change.tags_after)),
         )
 
     # -- reading the timeline ------------------------------------------------
@@ -407,7 +470,8 @@ class ChangeHistory:
 
     def versions(self, path: str) -> list[ChangeEntry]:
         """Entries that produced or removed a version of ``path`` (newest first)."""
-        rows = self._query("SELECT id FROM entries WHERE path=? OR old_path=?", (path, path))
+        stored = db_path(path)
+        rows = self._query("SELECT id FROM entries WHERE path=? OR old_path=?", (stored, stored))
         return self.entries_by_ids(r[0] for r in rows if isinstance(r[0], int))
 
     def unreviewed_count(self) -> int:

@@ -38,6 +38,30 @@ def str_or_none(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def db_path(path: str) -> str | bytes:
+    """A path as stored: text, or its raw bytes when it is not valid UTF-8 (a file named
+    ``bad\xff.md`` decodes to a lone surrogate, which SQLite text cannot hold). Real paths
+    never collide: a path that is valid UTF-8 is always stored as text."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return path.encode("utf-8", "surrogateescape")
+    return path
+
+
+def path_from_db(value: object) -> str | None:
+    """The inverse of ``db_path``; None for anything else."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "surrogateescape")
+    return value if isinstance(value, str) else None
+
+
+def db_text(text: str) -> str:
+    """Free text (notes, labels) that may quote such a path, with its bad bytes shown as
+    ``\xff``: it is only ever displayed."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def int_or_zero(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
@@ -95,7 +119,8 @@ def entry_from_row(row: tuple[object, ...]) -> ChangeEntry | None:
         label,
         undo,
     ) = row
-    if not isinstance(eid, int) or not isinstance(path, str) or kind not in KINDS:
+    path = path_from_db(path)
+    if not isinstance(eid, int) or path is None or kind not in KINDS:
         return None
     return ChangeEntry(
         id=eid,
@@ -103,7 +128,7 @@ def entry_from_row(row: tuple[object, ...]) -> ChangeEntry | None:
         time_ns=int_or_zero(when),
         kind=str(kind),
         path=path,
-        old_path=str_or_none(old_path),
+        old_path=path_from_db(old_path),
         old_hash=str_or_none(old_hash),
         new_hash=str_or_none(new_hash),
         name=str_or_none(name),

@@ -266,6 +266,9 @@ def _loads(payload: bytes | memoryview) -> Snapshot:
     return Snapshot(decoded.config_key, memories, keyword, decoded.saved_at_ns, decoded.extras)
 
 
+_TEMP_PREFIX = ".index-"
+
+
 def default_cache_dir() -> Path:
     """`$XDG_CACHE_HOME/reme-tui` (or the platform's equivalent)."""
     return Path(platformdirs.user_cache_dir("reme-tui", appauthor=False))
@@ -326,7 +329,8 @@ class IndexStore:
         with self._write_lock() as acquired:
             if not acquired:
                 return False
-            fd, tmp = tempfile.mkstemp(prefix=".index-", dir=self.directory)  # 0600
+            self._remove_killed_saves()
+            fd, tmp = tempfile.mkstemp(prefix=_TEMP_PREFIX, dir=self.directory)  # 0600
             try:
                 with os.fdopen(fd, "wb") as handle:
                     handle.write(header)
@@ -339,6 +343,18 @@ class IndexStore:
                     os.unlink(tmp)
                 raise
         return True
+
+    def _remove_killed_saves(self) -> None:
+        """Temp files of saves killed before their rename (kill -9: up to the index's size
+        each). Only called under the write lock, so none of them is a save under way."""
+        with contextlib.suppress(OSError), os.scandir(self.directory) as entries:
+            for entry in entries:
+                if not entry.name.startswith(_TEMP_PREFIX):
+                    continue
+                with contextlib.suppress(OSError):
+                    st = entry.stat(follow_symlinks=False)
+                    if stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid():
+                        os.unlink(entry.path)
 
     @contextlib.contextmanager
     def _write_lock(self) -> Iterator[bool]:

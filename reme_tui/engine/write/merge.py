@@ -379,9 +379,25 @@ def _finish(
     journal: Journal, entry: dict[str, Any], files: list[dict[str, Any]], result: MergeResult
 ) -> None:
     written = set(result.written)
-    entry["files"] = [f for f in files if f["path"] in written]
-    entry["state"] = APPLIED if written else NOTHING_WRITTEN
-    journal.save(entry)
+    final = {
+        **entry,
+        "files": [f for f in files if f["path"] in written],
+        "state": APPLIED if written else NOTHING_WRITTEN,
+    }
+    try:
+        journal.save(final)
+    except OSError as exc:
+        # The files are written; the entry saved before writing is still there, pending,
+        # with every planned file, so undo and resume keep working from it.
+        if written:
+            result.notes = (
+                *result.notes,
+                f"the merge journal's final save failed ({exc.strerror or exc}); its entry is"
+                " left pending and --undo-merge still undoes the merge",
+            )
+            result.journal_id = entry["id"]
+        return
+    entry.update(final)
     result.journal_id = entry["id"] if written else None
 
 
