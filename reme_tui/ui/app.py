@@ -40,6 +40,7 @@ from reme_tui.engine.history import ChangeHistory, HistoryError
 from reme_tui.engine.index import saved_index, start_pool_helpers
 from reme_tui.engine.write import Journal
 from reme_tui.ui.commands import RemeCommands
+from reme_tui.ui.focus import bindings_ran
 from reme_tui.ui.host import Command, Host
 from reme_tui.ui.keys import KeyRow, KeySections, display_keys, key_table, unknown_keymap_ids
 from reme_tui.ui.messages import (
@@ -179,6 +180,9 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         """A key no widget used comes back here to run the bindings. If an earlier key
         (its binding) moved the focus meanwhile, the key was typed for the new place: hand
         it there instead of running the old place's single-key commands (ui/focus.py)."""
+        if bindings_ran(event):
+            event.prevent_default()  # the widget it was handed to ran them in order
+            return
         target = getattr(event, "handed_to", None)
         focused = self.focused
         if target is not None and focused is not None and focused is not target:

@@ -218,3 +218,56 @@ async def test_editing_keys_keep_their_order_with_the_letters_typed_around_them(
                     burst(app, part)
             await settle(pilot)
             assert widget.value == expected
+
+
+def _keys(text_and_keys: list[str]) -> list[tuple[str, str | None]]:
+    """Named keys ("tab", "shift+tab", "escape") stay whole; other parts are typed letters."""
+    names = {"/": "slash", " ": "space", "-": "minus"}
+    keys: list[tuple[str, str | None]] = []
+    for part in text_and_keys:
+        if part in ("tab", "shift+tab", "escape", "enter"):
+            keys.append((part, None))
+        else:
+            keys.extend((names.get(char, char), char) for char in part)
+    return keys
+
+
+async def _typed(app_factory: AppFactory, parts: list[str], *, at_once: bool) -> dict[str, Any]:
+    """Where the keys landed: every input's value and the focused widget's id, the keys
+    queued in one burst or handled one at a time."""
+    from textual.widgets import Input
+
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.query_one(ResultList).focus()
+        await settle(pilot)
+        for key, character in _keys(parts):
+            app.post_message(events.Key(key, character))
+            if not at_once:
+                await settle(pilot)
+        await settle(pilot)
+        landed: dict[str, Any] = {box.id or "": box.value for box in app.screen.query(Input)}
+        landed["focused"] = app.focused.id if app.focused else None
+        return landed
+
+
+@pytest.mark.parametrize(
+    "parts",
+    [
+        ["escape", "shift+tab", "shift+tab", "dev"],
+        ["/budget", "tab", "2026-10-01"],
+        ["/budget", "tab", "2026-10-01", "tab", "2026-10-31"],
+        ["/", "tab", "tab", "tab", "tab", "tab", "atl"],
+    ],
+    ids=["shift-tab-into-tag-filter", "tab-to-since", "since-then-until", "tab-past-strict"],
+)
+async def test_keys_typed_right_after_tab_go_where_tab_moved_the_focus(
+    app_factory: AppFactory, parts: list[str]
+) -> None:
+    """Tab's binding ran only once the key had bubbled back to the app, by when the keys
+    behind it were in the old widget: `/budget<Tab>2026-10-01` put the date into the search
+    box, Esc Shift+Tab Shift+Tab `dev` gave the tag filter `vde`. In one burst the keys
+    must land exactly where they land typed one at a time."""
+    slowly = await _typed(app_factory, parts, at_once=False)
+    assert await _typed(app_factory, parts, at_once=True) == slowly

@@ -54,6 +54,14 @@ class DateInput(KeepsKeyOrder, FollowsFocus, Input):
         )
 
 
+class AnyAllButton(FollowsFocus, Button):
+    """The ANY / ALL switch; keys typed after Tab or Enter on it follow the focus."""
+
+
+class StrictCheckbox(FollowsFocus, Checkbox):
+    """Undated memories fail date filters; keys typed after Tab on it follow the focus."""
+
+
 class SearchBar(Vertical):
     """Owns the SearchState; posts ``SearchBar.Changed`` whenever it changes."""
 
@@ -76,10 +84,12 @@ class SearchBar(Vertical):
                 id="query",
                 compact=True,
             )
-            yield Button("ANY", id="any-all", compact=True, tooltip="match ANY / ALL of the tags")
+            yield AnyAllButton(
+                "ANY", id="any-all", compact=True, tooltip="match ANY / ALL of the tags"
+            )
             yield DateInput("since", "since")
             yield DateInput("until", "until")
-            yield Checkbox(
+            yield StrictCheckbox(
                 "strict", id="strict", compact=True, tooltip="undated memories fail date filters"
             )
             yield Label("BM25", id="search-mode")
