@@ -217,3 +217,34 @@ async def test_changes_to_review_keep_their_words_at_160_columns(app_factory: Ap
         texts = "  ".join(str(label.render()) for label in shown_parts(status))
         assert "Δ 13 to review" in texts and "ReMe drops 11" in texts, texts
         assert "2 untagged" in texts, texts
+
+
+async def test_typing_while_the_index_builds_says_it_is_building(
+    app_factory: AppFactory,
+) -> None:
+    """Issue 22: typing before the index was ready showed `no dated matches`."""
+    app = app_factory(build=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"budget")
+        await settle(pilot)
+        chart = app.screen.query_one("#chart-first", Label)
+        assert str(chart.render()) == "index building…"
+        app.build_index()
+        await settle(pilot)
+        assert str(chart.render()) != "index building…"
+
+
+async def test_only_undated_matches_make_one_sentence(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    """Issue 22: the chart read `no dated matches+1 undated` (two labels run together)."""
+    (workspace / "digest" / "lone.md").write_text("---\nname: Lone\n---\nzyzzyva\n")
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"zyzzyva")
+        await settle(pilot)
+        first = str(app.screen.query_one("#chart-first", Label).render())
+        last = str(app.screen.query_one("#chart-last", Label).render())
+        assert (first, last) == ("no dated matches · 1 undated", "")
