@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import replace
 from functools import partial
 from importlib import resources
@@ -21,8 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, work
-from textual.app import App, SuspendNotSupported
+from textual.app import App, SuspendNotSupported, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.screen import Screen
 from textual.theme import Theme
 from textual.timer import Timer
 
@@ -489,6 +491,15 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         assert isinstance(screen, ChangesScreen)
         screen.loaded = False  # until this visit's reload is shown
         self.push_screen(screen)
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """Textual's own commands, but "Keys" opens the help screen: Textual's keys panel
+        stayed open on Escape (the main screen's Escape leaves the input first) and listed
+        only the focused widget's keys."""
+        for command in super().get_system_commands(screen):
+            if command.title != "Keys":
+                yield command
+        yield SystemCommand("Keys", "Every key of every screen (?)", self.action_help)
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

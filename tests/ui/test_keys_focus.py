@@ -271,3 +271,22 @@ async def test_keys_typed_right_after_tab_go_where_tab_moved_the_focus(
     must land exactly where they land typed one at a time."""
     slowly = await _typed(app_factory, parts, at_once=False)
     assert await _typed(app_factory, parts, at_once=True) == slowly
+
+
+async def test_the_palettes_keys_command_opens_the_help_that_escape_closes(
+    app_factory: AppFactory,
+) -> None:
+    """Issue 22: palette → "Keys" opened Textual's keys panel, which Escape did not close."""
+    from reme_tui.ui.screens.help import HelpScreen
+
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        keys = [c for c in app.get_system_commands(app.screen) if c.title == "Keys"]
+        assert len(keys) == 1
+        keys[0].callback()
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen) and not app.screen.query("HelpPanel")
