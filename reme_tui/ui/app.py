@@ -410,7 +410,9 @@ class RemeApp(ShowsWorkerFailures, App[None]):
             self.notify(f"Could not run {command[0]}: {error}", severity="error")
             return
         self.refresh()
-        self.run_worker(self.apply_changes([path]), group="apply")
+        # Applied here, before the watcher's batch for the same write can run: this edit
+        # is the person's, not an agent's (issue 22: the Changes view said "agent").
+        self.publish(self.engine.apply([path], source="editor", label=f"e in {command[0]}"))
 
     def on_open_source(self, message: OpenSource) -> None:
         message.stop()
