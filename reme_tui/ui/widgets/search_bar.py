@@ -75,6 +75,7 @@ class SearchBar(Vertical):
         self.state = SearchState()
         self.parse_errors: list[str] = []
         self.hints: list[str] = []  # quiet notes, e.g. a tag no memory carries
+        self.pending_note = ""  # a filter token still being typed is not applied yet
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="search-row"):
@@ -124,6 +125,7 @@ class SearchBar(Vertical):
 
     def clear(self) -> None:
         self.parse_errors = []
+        self.pending_note = ""
         self.set_state(SearchState())
 
     def set_mode(self, mode: str, tooltip: str | None = None) -> None:
@@ -135,7 +137,8 @@ class SearchBar(Vertical):
     def set_message(self, message: str) -> None:
         """Show ``message`` after the query's own errors and hints, which stay until the
         token is fixed (a search finishing does not wipe them)."""
-        text = "; ".join(part for part in (*self.parse_errors, *self.hints, message) if part)
+        parts = (*self.parse_errors, *self.hints, self.pending_note, message)
+        text = "; ".join(part for part in parts if part)
         label = self.query_one("#search-message", Label)
         label.update(text)
         label.display = bool(text)
@@ -224,6 +227,9 @@ class SearchBar(Vertical):
                 query.value = remaining
                 query.cursor_position = len(remaining)
         self.parse_errors = list(parsed.errors)
+        self.pending_note = (
+            f"{parsed.pending_token} applies after a space or Enter" if parsed.pending_token else ""
+        )
         if parsed.tags or parsed.exclude_tags:
             known = {tag for tag, _count in engine.list_tags()} if engine is not None else set()
             self.hints = [
