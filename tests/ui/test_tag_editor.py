@@ -546,3 +546,32 @@ def test_snapshot_editor_with_proposals(
     snap_compare: Any, app_factory: AppFactory, with_sync: Path
 ) -> None:
     assert snap_compare(app_factory(), terminal_size=SIZE, run_before=editor_with_proposals)
+
+
+@anyio
+async def test_a_scalar_tag_entry_is_not_shown_as_tags_reme_reads(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    """Issue 22: `memory_tags: alice` (a scalar: ReMe reads no tag) showed no warning in the
+    preview, and the tag editor showed `alice ✕` as if ReMe saw it. Both now say why, the
+    chip is struck until the list is changed, and saving writes a list ReMe reads."""
+    scalar = "daily/2026-03-02/scalar.md"
+    (workspace / "daily/2026-03-02").mkdir(parents=True, exist_ok=True)
+    (workspace / scalar).write_text("---\nname: Scalar\nmemory_tags: alice\n---\nA note.\n")
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main_screen.open_memory(scalar)
+        await settle(pilot)
+        notes = app.main_screen.query_one("#preview-notes")
+        assert notes.display and "not a list" in str(notes.render())
+        editor = await open_editor(pilot, scalar)
+        chips = list(editor.query(EditChip))
+        assert [chip.tag for chip in chips] == ["alice"] and chips[0].has_class("-unread")
+        assert "not a list" in warnings_text(editor)
+        await pilot.press(*"bob", "enter")
+        assert not any(chip.has_class("-unread") for chip in editor.query(EditChip))
+        await pilot.press("enter")  # saves
+        await settle(pilot)
+        assert tags_on_disk(workspace, scalar) == ["alice", "bob"]
+        assert app.engine.memory(scalar).tags == ("alice", "bob")

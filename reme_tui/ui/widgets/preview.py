@@ -15,6 +15,7 @@ from textual.events import Click
 from textual.widgets import Label, Markdown, Static
 from textual.widgets.markdown import MarkdownBlock
 
+from reme_tui.ui.file_notes import warning_line, warnings_of
 from reme_tui.ui.focus import FollowsFocus
 from reme_tui.ui.messages import OpenMemory, OpenSource, TagChosen
 from reme_tui.ui.rows import term_pattern
@@ -36,6 +37,9 @@ class PreviewData:
     end_line: int | None
     explain: str | None = None
     inserted: tuple[tuple[int, int], ...] = ()  # lines embeds added (wikilinks.expand_embeds)
+
+
+NOTES_SHOWN = 2  # warning lines in the header; the rest are counted
 
 
 class TagChip(Static):
@@ -78,6 +82,9 @@ class Preview(Vertical):
         with Vertical(id="preview-header"):
             yield Label("", id="preview-name")
             yield Label("", id="preview-description")
+            notes = Label("", id="preview-notes")
+            notes.display = False
+            yield notes
             yield Horizontal(id="preview-tags")
             yield Label("", id="preview-meta")
         with PreviewScroll(id="preview-scroll"):
@@ -96,6 +103,7 @@ class Preview(Vertical):
         self.query_one("#preview-name", Label).update(message)
         for field in ("#preview-description", "#preview-meta"):
             self.query_one(field, Label).update("")
+        self.query_one("#preview-notes", Label).display = False
         self.query_one("#preview-tags").remove_children()
         self.query_one(Markdown).update("")
         self._show_markdown()
@@ -145,6 +153,7 @@ class Preview(Vertical):
         name = memory.name or data.path.rsplit("/", 1)[-1]
         self.query_one("#preview-name", Label).update(Content.styled(name, "bold"))
         self.query_one("#preview-description", Label).update(memory.description or "")
+        self._show_notes(memory)
         meta = f"{data.path}  ·  {memory.date or 'undated'}"
         if data.line is not None and data.end_line is not None:
             meta += f"  ·  lines {data.line}–{data.end_line}"
@@ -157,6 +166,17 @@ class Preview(Vertical):
         tags_row.display = bool(memory.tags)
         return True
 
+    def _show_notes(self, memory: Any) -> None:
+        """The file's own warnings (a scalar ``memory_tags``, a voided frontmatter): what
+        ReMe silently drops from this memory, said where the memory is shown."""
+        found = warnings_of(memory)
+        lines = [warning_line(d) for d in found[:NOTES_SHOWN]]
+        if len(found) > NOTES_SHOWN:
+            lines.append(f"… {len(found) - NOTES_SHOWN} more (! lists them)")
+        label = self.query_one("#preview-notes", Label)
+        label.update(Content.styled("\n".join(lines), "$text-warning"))
+        label.display = bool(lines)
+
     async def show_deleted(self, path: str) -> None:
         self.path, self.memory, self.explain = path, None, None
         self.border_title = path
@@ -165,6 +185,7 @@ class Preview(Vertical):
         )
         self.query_one("#preview-description", Label).update("The file is gone from the workspace.")
         self.query_one("#preview-meta", Label).update("")
+        self.query_one("#preview-notes", Label).display = False
         await self.query_one("#preview-tags").remove_children()
         await self.query_one(Markdown).update("")
         self._show_markdown()

@@ -199,6 +199,7 @@ class TagEditor(Vertical):
     TagEditor .tag-edit-chip.-near { background: $warning 30%; }
     TagEditor .tag-edit-chip.-duplicate { background: $warning 20%; text-style: strike; }
     TagEditor .tag-edit-chip.-overflow { color: $text-disabled; text-style: strike; }
+    TagEditor .tag-edit-chip.-unread { color: $text-disabled; text-style: strike; }
     TagEditor .tag-edit-chip.-invalid { background: $error 35%; text-style: underline; }
     TagEditor .tag-edit-chip.-renaming { background: $secondary 60%; text-style: italic; }
     TagEditor #tag-editor-empty { color: $text-muted; }
@@ -248,6 +249,7 @@ class TagEditor(Vertical):
         self.path = path
         self.draft = TagDraft()
         self.original: list[str] = []
+        self.unread_notes: list[str] = []  # why ReMe reads none of the tags on disk
         self.mine: list[str] | None = None  # the user's list kept across a conflict
         self.renaming: int | None = None
         self.suggestions: list[Suggestion] = []
@@ -286,10 +288,14 @@ class TagEditor(Vertical):
         tags: list[str],
         existing: list[tuple[str, int]],
         proposals: list[Suggestion] | None = None,
+        unread_notes: list[str] | None = None,
     ) -> None:
         """Start editing ``tags`` (as read from the file) with the workspace's tags and
-        the tags the engine proposes for this memory (listed before anything is typed)."""
+        the tags the engine proposes for this memory (listed before anything is typed).
+        ``unread_notes`` say why ReMe reads none of ``tags`` (a scalar entry, a voided
+        frontmatter): their chips are struck until the list is changed and saved."""
         self.original = list(tags)
+        self.unread_notes = list(unread_notes or ())
         self.draft = TagDraft(list(tags), list(existing), list(proposals or ()))
         for early in self.typed_early:  # entered while the file was being read
             if early.strip():
@@ -370,6 +376,7 @@ class TagEditor(Vertical):
             for css in set(_CHIP_CLASSES.values()):
                 chip.set_class(css in wanted, css)
             chip.set_class(chip.index == renaming, "-renaming")
+            chip.set_class(self.shows_unread, "-unread")
         typed_index = renaming if renaming is not None else len(self.draft.tags)
         typed_kinds = kinds.get(typed_index, set()) if typing.strip() else set()
         self.input.set_class(bool(typed_kinds & {"invalid", "too-long"}), "-error")
@@ -378,9 +385,22 @@ class TagEditor(Vertical):
         )
         self.query_one("#tag-editor-warnings", Static).update(self._describe(warnings))
 
+    @property
+    def shows_unread(self) -> bool:
+        """The list is still the one on disk, which ReMe does not read."""
+        return bool(self.unread_notes) and self.draft.tags == self.original
+
     def _describe(self, warnings: list[TagWarning]) -> Content:
         near = first_near_duplicate(warnings)
         lines: list[Content] = []
+        if self.unread_notes:
+            lines += [Content.styled(text, "$text-warning") for text in self.unread_notes]
+            lines.append(
+                Content.styled(
+                    "ReMe reads none of the tags on disk; saving writes them as a list it reads",
+                    "italic $text-muted",
+                )
+            )
         for warning in warnings:
             icon, style = _ICONS[warning.kind]
             parts: list[str | tuple[str, str]] = [(f"{icon} ", style), warning.message]
