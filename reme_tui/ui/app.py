@@ -55,7 +55,7 @@ from reme_tui.ui.messages import (
 )
 from reme_tui.ui.options import AppOptions, Clock
 from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
-from reme_tui.ui.screens.help import HelpScreen
+from reme_tui.ui.screens.help import HelpFilter, HelpScreen
 from reme_tui.ui.screens.main import MainScreen
 from reme_tui.ui.semantic_progress import start_semantic
 from reme_tui.ui.themes import load_bundled_themes, load_themes
@@ -97,7 +97,7 @@ def key_sections() -> KeySections:
         ("Diagnostics (!)", list(DiagnosticsScreen.BINDINGS)),
         ("Untagged memories (u)", list(UntaggedScreen.BINDINGS)),
         ("Why this, why not that (w, W)", [*ExplainScreen.BINDINGS, *WhyNotScreen.BINDINGS]),
-        ("Help (?)", list(HelpScreen.BINDINGS)),
+        ("Help (?)", [*HelpScreen.BINDINGS, *HelpFilter.BINDINGS]),
     ]
     return [
         (title, [b for b in bindings if isinstance(b, Binding) and b.id])

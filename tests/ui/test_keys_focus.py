@@ -106,22 +106,51 @@ async def test_help_lists_every_key_and_the_real_config_path(
         await settle(pilot)
         from textual.widgets import Markdown
 
-        text = app.screen.query_one(Markdown).source
-        for needle in (
-            "| `s` | Sort tags | `tags.sort` |",
-            "| `-, x` | Exclude tag | `tags.exclude` |",
-            "| `ctrl+o` | Tags ANY/ALL | `any_all` |",
-            "`dupes.merge`",
-            "`dupes.next_member`",
-            "`tag_editor.save`",
-            "`tag_editor.rename`",
-            "| `[` | Back | `back` |",
-        ):
-            assert needle in text, needle
+        from reme_tui.ui.screens.help import HelpScreen
+
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        rows = {(key, action, binding_id) for key, action, binding_id, _ in help_screen.shown()}
+        ids = {binding_id for *_, binding_id in rows}
+        assert {
+            ("s", "Sort tags", "tags.sort"),
+            ("-, x", "Exclude tag", "tags.exclude"),
+            ("ctrl+o", "Tags ANY/ALL", "any_all"),
+            ("[", "Back", "back"),
+        } <= rows
+        assert {"dupes.merge", "dupes.next_member", "tag_editor.save", "tag_editor.rename"} <= ids
+        text = help_screen.query_one(Markdown).source
         config = no_user_config / "xdg_config_home" / "reme-tui" / "config.toml"
         assert f"`{config}`" in text
         assert "~/.config" not in text
-        assert "tables above" in text
+        assert "table above" in text
+
+
+async def test_help_can_be_searched(app_factory: AppFactory) -> None:
+    """Issue 22: help could not be searched. Typing narrows the key table to the rows that
+    hold every word typed; Escape clears the filter first, then closes the help."""
+    from reme_tui.ui.screens.help import HelpScreen
+
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.query_one(ResultList).focus()
+        await pilot.press("question_mark")
+        await settle(pilot)
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        everything = len(help_screen.shown())
+        await pilot.press(*"revert")
+        await settle(pilot)
+        shown = help_screen.shown()
+        assert shown and len(shown) < everything
+        assert all("revert" in " ".join(row).lower() for row in shown)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is help_screen and len(help_screen.shown()) == everything
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
 
 
 async def test_palette_spells_keys_for_people(app_factory: AppFactory) -> None:
