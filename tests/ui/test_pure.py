@@ -169,3 +169,12 @@ def test_the_densest_window_is_found_in_one_pass(positions: list[int], window: i
 
     most = max(held(p) for p in positions)
     assert densest_start(positions, window) == min(p for p in positions if held(p) == most)
+
+
+def test_paths_are_cut_from_the_left() -> None:
+    from reme_tui.ui.cells import cut_left
+
+    assert cut_left("daily/2026-11-16/1on1-alice.md", 40) == "daily/2026-11-16/1on1-alice.md"
+    assert cut_left("daily/2026-11-16/1on1-alice.md", 16) == "…/1on1-alice.md"
+    assert cut_left("daily/2026-11-16/1on1-alice.md", 1) == "…"
+    assert cut_left("daily/项目/笔记.md", 8) == "…笔记.md"  # wide characters count double
