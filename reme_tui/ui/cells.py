@@ -22,3 +22,15 @@ def cut_left(path: str, width: int) -> str:
     if "/" in kept:  # whole folder names read better than a folder's last letters
         kept = kept[kept.index("/") :]
     return ELLIPSIS + kept
+
+
+def cut_right(text: str, width: int) -> str:
+    """``text`` in at most ``width`` cells, its end replaced by ``…`` when it is longer."""
+    if cell_len(text) <= width:
+        return text
+    kept = ""
+    for char in text:
+        if cell_len(kept) + cell_len(char) > width - 1:
+            break
+        kept += char
+    return kept + ELLIPSIS

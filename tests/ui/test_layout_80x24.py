@@ -25,3 +25,36 @@ async def test_sidebar_at_80x24_leaves_the_results_readable(app_factory: AppFact
         tags = app.screen.query_one(TagList)
         heights = [tags.get_option_at_index(i) for i in range(tags.option_count)]
         assert tags.virtual_size.height == len(heights)  # one line per tag: nothing wraps
+
+
+async def test_at_80x24_tag_counts_stay_whole_and_the_search_hint_fits(
+    app_factory: AppFactory, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 22: at 80x24 a long tag pushed its count out of sight, and the search box's
+    hint was cut where it met the date box (`since:2026-01-01 since`)."""
+    from pathlib import Path
+
+    from rich.cells import cell_len
+
+    from reme_tui.ui.widgets.search_bar import QueryInput
+
+    long_tag = "customer_escalation_followups_for_enterprise"
+    note = Path(workspace) / "daily/2026-03-03/escalation.md"
+    note.parent.mkdir(parents=True, exist_ok=True)
+    note.write_text(f"---\nname: E\nmemory_tags: [{long_tag}]\n---\nbody\n", encoding="utf-8")
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        query = app.screen.query_one(QueryInput)
+        assert cell_len(query.placeholder) < query.content_size.width
+        await pilot.press("escape", "ctrl+b")
+        await settle(pilot)
+        tags = app.screen.query_one(TagList)
+        padding = tags.get_component_styles("option-list--option").padding.width
+        room = tags.scrollable_content_region.width - padding
+        sidebar = app.screen.query_one(TagSidebar)
+        for i, (tag, count) in enumerate(sidebar.visible_tags()):
+            text = str(tags.get_option_at_index(i).prompt)
+            assert text.endswith(f" {count}") and cell_len(text) <= room, text
+        texts = [str(tags.get_option_at_index(i).prompt) for i in range(tags.option_count)]
+        assert any(t.strip().startswith("customer_esc") and "…" in t for t in texts), texts

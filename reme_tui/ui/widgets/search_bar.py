@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.events import Key
+from textual.events import Key, Resize
 from textual.message import Message
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Checkbox, Input, Label
@@ -27,8 +28,24 @@ class DateValidator(Validator):
         return self.failure("expected a date like 2026-03-01")
 
 
+PLACEHOLDERS = (
+    "search…  tag:x  -tag:y  since:2026-01-01  until:2026-3-31",
+    "search…  tag:x  -tag:y  since:DATE",
+    "search…  tag:x",
+    "search…",
+)
+
+
+def placeholder_for(width: int) -> str:
+    """The longest hint that fits ``width`` cells whole (a cut one ran into the date box)."""
+    return next((text for text in PLACEHOLDERS if cell_len(text) < width), PLACEHOLDERS[-1])
+
+
 class QueryInput(KeepsKeyOrder, FollowsFocus, Input):
     """The query box; Backspace at its start removes the last tag chip."""
+
+    def on_resize(self, event: Resize) -> None:
+        self.placeholder = placeholder_for(self.content_size.width)
 
     @dataclass
     class RemoveLastChip(Message):
@@ -81,7 +98,7 @@ class SearchBar(Vertical):
         with Horizontal(id="search-row"):
             yield Label("🔍", id="search-icon")
             yield QueryInput(
-                placeholder="search…  tag:x  -tag:y  since:2026-01-01  until:2026-3-31",
+                placeholder=PLACEHOLDERS[0],
                 id="query",
                 compact=True,
             )

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.events import Key
+from textual.events import Key, Resize
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
+from reme_tui.ui.cells import cut_right
 from reme_tui.ui.focus import FollowsFocus, KeepsKeyOrder, focus_now, is_bound
 from reme_tui.ui.messages import TagChosen
 
@@ -67,6 +69,7 @@ class TagSidebar(Vertical):
         self.selected: frozenset[str] = frozenset()
         self.excluded: frozenset[str] = frozenset()
         self.border_title = "Tags"
+        self.prompt_width = 0  # the row width the prompts were made for
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="tag-header"):
@@ -109,6 +112,7 @@ class TagSidebar(Vertical):
         if highlighted is not None and highlighted < tag_list.option_count:
             keep = tag_list.get_option_at_index(highlighted).id
         visible = self.visible_tags()
+        self.prompt_width = self._list_width()
         options = [Option(self._prompt(tag, count), id=tag) for tag, count in visible]
         tag_list.set_options(options)
         if options:
@@ -118,16 +122,37 @@ class TagSidebar(Vertical):
             tag_list.highlighted = index
         self._render_header(len(visible))
 
+    def _list_width(self) -> int:
+        """Cells a tag row has (0 before the list is laid out)."""
+        tag_list = self.query_one(TagList)
+        padding = tag_list.get_component_styles("option-list--option").padding.width
+        return max(0, tag_list.scrollable_content_region.width - padding)
+
+    def on_resize(self, event: Resize) -> None:
+        if self._list_width() != self.prompt_width:
+            self._rebuild()
+
     def _prompt(self, tag: str, count: int) -> Content:
+        """Mark, tag and count, the count right-aligned and whole: a long tag is cut (…)
+        instead of pushing its count out of sight."""
+        number = str(count)
+        shown = tag
+        if self.prompt_width:
+            room = self.prompt_width - 2 - 1 - len(number)  # the mark, a space, the count
+            if cell_len(shown) > room:
+                shown = cut_right(shown, max(1, room))
         if tag in self.excluded:
             mark = Content.styled("− ", "$error")
-            name = Content.styled(tag, "strike $text-muted")
+            name = Content.styled(shown, "strike $text-muted")
         elif tag in self.selected:
             mark = Content.styled("✓ ", "$success")
-            name = Content.styled(tag, "bold $text-accent")
+            name = Content.styled(shown, "bold $text-accent")
         else:
-            mark, name = Content("  "), Content(tag)
-        return Content.assemble(mark, name, " ", Content.styled(str(count), "$text-muted"))
+            mark, name = Content("  "), Content(shown)
+        gap = " "
+        if self.prompt_width:
+            gap = " " * max(1, self.prompt_width - 2 - cell_len(shown) - len(number))
+        return Content.assemble(mark, name, gap, Content.styled(number, "$text-muted"))
 
     def _render_header(self, shown: int) -> None:
         total = len(self.tags)
