@@ -53,7 +53,7 @@ async def test_at_80x24_tag_counts_stay_whole_and_the_search_hint_fits(
         padding = tags.get_component_styles("option-list--option").padding.width
         room = tags.scrollable_content_region.width - padding
         sidebar = app.screen.query_one(TagSidebar)
-        for i, (tag, count) in enumerate(sidebar.visible_tags()):
+        for i, (_tag, count) in enumerate(sidebar.visible_tags()):
             text = str(tags.get_option_at_index(i).prompt)
             assert text.endswith(f" {count}") and cell_len(text) <= room, text
         texts = [str(tags.get_option_at_index(i).prompt) for i in range(tags.option_count)]
