@@ -58,3 +58,28 @@ async def test_at_80x24_tag_counts_stay_whole_and_the_search_hint_fits(
             assert text.endswith(f" {count}") and cell_len(text) <= room, text
         texts = [str(tags.get_option_at_index(i).prompt) for i in range(tags.option_count)]
         assert any(t.strip().startswith("customer_esc") and "…" in t for t in texts), texts
+
+
+async def test_at_80x24_the_preview_header_keeps_the_date_and_lines(
+    app_factory: AppFactory, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 22: the preview header's path ran off the pane and took the date and the line
+    range with it. The path is cut from the left instead."""
+    from pathlib import Path
+
+    from rich.cells import cell_len
+
+    note = Path(workspace) / "daily/2026-03-04/a-very-long-file-name-about-the-budget-review.md"
+    note.parent.mkdir(parents=True, exist_ok=True)
+    note.write_text("---\nname: Long\n---\n# Long\n\nThe zanzibar budget.\n", encoding="utf-8")
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press(*"zanzibar", "enter")
+        await settle(pilot)
+        meta = app.screen.query_one("#preview-meta")
+        first = str(meta.render()).split("\n")[0]
+        assert first.startswith("…") and "2026-03-04" in first, first
+        assert first.endswith("lines 4–6"), first
+        preview = app.screen.query_one("#preview")
+        assert cell_len(first) <= preview.content_size.width - 2  # inside the header's padding

@@ -6,15 +6,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.events import Click
+from textual.events import Click, Resize
 from textual.widgets import Label, Markdown, Static
 from textual.widgets.markdown import MarkdownBlock
 
+from reme_tui.ui.cells import cut_left
 from reme_tui.ui.file_notes import warning_line, warnings_of
 from reme_tui.ui.focus import FollowsFocus
 from reme_tui.ui.messages import OpenMemory, OpenSource, TagChosen
@@ -70,6 +72,7 @@ class Preview(Vertical):
         self.path: str | None = None
         self.memory: Any = None
         self.meta = ""
+        self.meta_parts = ("", "")  # (path, "  ·  date  ·  lines a–b") the meta line is made of
         self.line: int | None = None
         self.explain: str | None = None
         self.terms: list[str] = []  # the query's words, highlighted in the body
@@ -154,10 +157,11 @@ class Preview(Vertical):
         self.query_one("#preview-name", Label).update(Content.styled(name, "bold"))
         self.query_one("#preview-description", Label).update(memory.description or "")
         self._show_notes(memory)
-        meta = f"{data.path}  ·  {memory.date or 'undated'}"
+        tail = f"  ·  {memory.date or 'undated'}"
         if data.line is not None and data.end_line is not None:
-            meta += f"  ·  lines {data.line}–{data.end_line}"
-        self.meta, self.line = meta, data.line
+            tail += f"  ·  lines {data.line}–{data.end_line}"
+        self.meta_parts = (data.path, tail)
+        self.meta, self.line = self._fitted_meta(), data.line
         self.set_explain(data.explain)
         tags_row = self.query_one("#preview-tags", Horizontal)
         if [chip.tag for chip in tags_row.query_children(TagChip)] != list(memory.tags):
@@ -165,6 +169,22 @@ class Preview(Vertical):
             await tags_row.mount_all([TagChip(tag) for tag in memory.tags])
         tags_row.display = bool(memory.tags)
         return True
+
+    def _fitted_meta(self) -> str:
+        """Path, date and lines in the header's width: the path is cut from the left, so
+        the date and the line range always show (they were cut off at 80 columns)."""
+        path, tail = self.meta_parts
+        width = self.content_size.width - 2  # the header's padding
+        if width > 0 and cell_len(path + tail) > width:
+            if width - cell_len(tail) < 12:
+                tail = tail.replace("  ·  ", " · ")
+            path = cut_left(path, max(4, width - cell_len(tail)))
+        return path + tail
+
+    def on_resize(self, event: Resize) -> None:
+        if self.memory is not None and self.meta_parts[0]:
+            self.meta = self._fitted_meta()
+            self.set_explain(self.explain)
 
     def _show_notes(self, memory: Any) -> None:
         """The file's own warnings (a scalar ``memory_tags``, a voided frontmatter): what
