@@ -1,27 +1,25 @@
 """Every date reme-tui reads, in one place: the dates a person types, the dates ReMe put in
 names, the engine's own ISO days, and the time stamps reme-tui writes itself.
 
-The rule for dates a person types (``--since``, ``since:`` in the app, the engine API):
+The rule for dates a person types (``--since``, ``since:`` in the app, the engine API) is
+ReMe's own (reme-ai 0.4.2.0, its search step), so a bound means for a person what it means
+for the agent: the first ten characters as Python's ``date.fromisoformat`` reads them
+(``2026-03-06``, the basic ``20260306``, the week date ``2026-W10-5``; whatever follows, a
+time or anything else, is dropped), else the whole text as ``%Y-%m-%d`` (``2026-3-6``).
+Anything else (``2026/03/01``, ``2026-02-30``, ``soon``) is not a date.
 
-A date is ``YYYY-M-D`` with one or two digits for month and day (``2026-3-1`` becomes
-``2026-03-01``), optionally followed by a time after ``T`` or a space
-(``2026-03-10T08:00``, ``2026-03-10 08:00:00+02:00``). The time must be a real time and
-is then dropped: memories are dated by day, so a bound is always a whole day. Anything
-else (``2026-01-01garbage``, ``2026/03/01``, ``20260301``, ``2026-02-30``) is not a date.
-
-Where a bad date goes is the caller's choice: the CLI refuses it as a usage error, the
-app shows it in the search bar, and the engine ignores it with a warning as the
-reference does (SPEC, search pipeline step 3).
+Where a bad date goes is the caller's choice: the app shows it in the search bar; the
+engine, the CLI and the MCP server ignore it with a warning and search without that bound,
+as the reference does (SPEC, search pipeline step 3).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-import re
 import time as _time
 
-_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\S+))?")
 EXPECTED = "a date like 2026-03-01"
+_READ_LENGTH = 10  # ReMe reads a bound's first ten characters as an ISO date
 
 
 class DateError(ValueError):
@@ -30,17 +28,27 @@ class DateError(ValueError):
 
 def parse_date(text: str) -> str:
     """The ISO date (``YYYY-MM-DD``) ``text`` names; DateError when it names none."""
-    match = _DATE.fullmatch(text.strip())
-    if match is None:
-        raise DateError(f"{text!r} is not {EXPECTED}")
-    year, month, day, time = match.groups()
+    stripped = str(text).strip()
     try:
-        date = _dt.date(int(year), int(month), int(day))
-        if time is not None:
-            _dt.datetime.fromisoformat(f"{date.isoformat()}T{time}")
+        return _dt.date.fromisoformat(stripped[:_READ_LENGTH]).isoformat()
+    except ValueError:
+        pass
+    try:
+        return _dt.datetime.strptime(stripped, "%Y-%m-%d").date().isoformat()
     except ValueError:
         raise DateError(f"{text!r} is not {EXPECTED}") from None
-    return date.isoformat()
+
+
+def _dropped_text(text: str) -> str:
+    """What follows the ten characters ReMe reads, unless it is only a time of day."""
+    rest = text.strip()[_READ_LENGTH:]
+    if rest[:1] in ("T", " "):
+        try:
+            _dt.datetime.fromisoformat(f"2000-01-01T{rest[1:]}")
+            return ""
+        except ValueError:
+            pass
+    return rest
 
 
 def date_or_none(text: str) -> str | None:
@@ -54,14 +62,22 @@ def date_or_none(text: str) -> str | None:
 def date_bound(raw: str | None, label: str) -> tuple[str | None, str | None]:
     """The engine's reading of a ``since``/``until`` bound: (ISO date or None, warning or None).
 
-    Empty means no bound; a bad date is ignored with a warning, as the reference does.
+    Empty means no bound; a bad date is ignored with a warning, as the reference does, and
+    text read only in part (``2026-03-011``) is said to be.
     """
     if raw is None or not str(raw).strip():
         return None, None
     try:
-        return parse_date(str(raw)), None
+        iso = parse_date(str(raw))
     except DateError:
-        return None, f"ignoring invalid {label} {raw!r}; expected a YYYY-MM-DD date"
+        return None, (
+            f"ignoring {label} {raw!r}: not {EXPECTED}; searching without it, as ReMe does"
+        )
+    stripped = str(raw).strip()
+    if len(stripped) > _READ_LENGTH and _dropped_text(stripped):
+        read = stripped[:_READ_LENGTH]
+        return iso, f"{label} {raw!r} read as {iso}, as ReMe does: it reads only {read!r}"
+    return iso, None
 
 
 def calendar_day(text: str) -> str | None:

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import replace
 from functools import partial
 from importlib import resources
@@ -21,8 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, work
-from textual.app import App, SuspendNotSupported
+from textual.app import App, SuspendNotSupported, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.screen import Screen
 from textual.theme import Theme
 from textual.timer import Timer
 
@@ -45,6 +47,7 @@ from reme_tui.engine.index import (
 )
 from reme_tui.engine.write import Journal
 from reme_tui.ui.commands import RemeCommands
+from reme_tui.ui.focus import bindings_ran
 from reme_tui.ui.host import Command, Host
 from reme_tui.ui.keys import KeyRow, KeySections, display_keys, key_table, unknown_keymap_ids
 from reme_tui.ui.messages import (
@@ -57,7 +60,7 @@ from reme_tui.ui.messages import (
 )
 from reme_tui.ui.options import AppOptions, Clock
 from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
-from reme_tui.ui.screens.help import HelpScreen
+from reme_tui.ui.screens.help import HelpFilter, HelpScreen
 from reme_tui.ui.screens.main import MainScreen
 from reme_tui.ui.semantic_progress import start_semantic
 from reme_tui.ui.themes import load_bundled_themes, load_themes
@@ -112,7 +115,7 @@ def key_sections() -> KeySections:
         ("Diagnostics (!)", list(DiagnosticsScreen.BINDINGS)),
         ("Untagged memories (u)", list(UntaggedScreen.BINDINGS)),
         ("Why this, why not that (w, W)", [*ExplainScreen.BINDINGS, *WhyNotScreen.BINDINGS]),
-        ("Help (?)", list(HelpScreen.BINDINGS)),
+        ("Help (?)", [*HelpScreen.BINDINGS, *HelpFilter.BINDINGS]),
     ]
     return [
         (title, [b for b in bindings if isinstance(b, Binding) and b.id])
@@ -197,6 +200,9 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         """A key no widget used comes back here to run the bindings. If an earlier key
         (its binding) moved the focus meanwhile, the key was typed for the new place: hand
         it there instead of running the old place's single-key commands (ui/focus.py)."""
+        if bindings_ran(event):
+            event.prevent_default()  # the widget it was handed to ran them in order
+            return
         target = getattr(event, "handed_to", None)
         focused = self.focused
         if target is not None and focused is not None and focused is not target:
@@ -422,7 +428,9 @@ class RemeApp(ShowsWorkerFailures, App[None]):
             self.notify(f"Could not run {command[0]}: {error}", severity="error")
             return
         self.refresh()
-        self.run_worker(self.apply_changes([path]), group="apply")
+        # Applied here, before the watcher's batch for the same write can run: this edit
+        # is the person's, not an agent's (issue 22: the Changes view said "agent").
+        self.publish(self.engine.apply([path], source="editor", label=f"e in {command[0]}"))
 
     def on_open_source(self, message: OpenSource) -> None:
         message.stop()
@@ -503,6 +511,15 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         assert isinstance(screen, ChangesScreen)
         screen.loaded = False  # until this visit's reload is shown
         self.push_screen(screen)
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """Textual's own commands, but "Keys" opens the help screen: Textual's keys panel
+        stayed open on Escape (the main screen's Escape leaves the input first) and listed
+        only the focused widget's keys."""
+        for command in super().get_system_commands(screen):
+            if command.title != "Keys":
+                yield command
+        yield SystemCommand("Keys", "Every key of every screen (?)", self.action_help)
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

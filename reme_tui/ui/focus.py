@@ -6,6 +6,13 @@ as ``/tidy`` the letters queued behind ``/`` were already handed to the old pane
 ``q``). Widgets that take keys mix in ``FollowsFocus``: a key that reaches them after the
 focus moved on is passed to the widget that has the focus now. ``focus_now`` moves the
 focus at once (``Widget.focus`` defers it to a later message).
+
+The same holds for every binding, not only the priority ones (``/``, Escape): Textual runs a
+key's bindings (Tab's "next pane", a list's ``j``) only once the key has bubbled back up to
+the app, by when the keys behind it were handed to the old widget (``/budget<Tab>2026``
+put the date into the search box). So a ``FollowsFocus`` widget runs the bindings of a key
+it did not use itself as soon as it is done with it, in order with the keys around it, and
+the app skips them when the key arrives (``BINDINGS_RAN``).
 """
 
 from __future__ import annotations
@@ -28,12 +35,27 @@ class FollowsFocus:
     focus (see the module doc). A plain class, so Textual's CSS inheritance is unchanged."""
 
     async def on_event(self: Any, event: events.Event) -> None:
-        if isinstance(event, events.Key) and event.is_forwarded:
-            focused = self.app.focused
-            if focused is not None and self not in focused.ancestors_with_self:
-                focused._forward_event(events.Key(event.key, event.character))
-                return
-        await super().on_event(event)  # type: ignore[misc]  # a Widget follows in the MRO
+        if not (isinstance(event, events.Key) and event.is_forwarded) or bindings_ran(event):
+            await super().on_event(event)  # type: ignore[misc]  # a Widget follows in the MRO
+            return
+        focused = self.app.focused
+        if focused is not None and self not in focused.ancestors_with_self:
+            focused._forward_event(events.Key(event.key, event.character))
+            return
+        await super().on_event(event)  # type: ignore[misc]
+        if not event._stop_propagation:
+            # Marked before running them: the key has bubbled already and may reach the
+            # app while a binding awaits.
+            setattr(event, BINDINGS_RAN, True)
+            await self.app._check_bindings(event.key)
+
+
+BINDINGS_RAN = "reme_bindings_ran"
+"""Set on a key whose bindings a ``FollowsFocus`` widget ran, or found none (module doc)."""
+
+
+def bindings_ran(event: events.Key) -> bool:
+    return bool(getattr(event, BINDINGS_RAN, False))
 
 
 class KeepsKeyOrder:

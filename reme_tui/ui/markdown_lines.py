@@ -117,9 +117,7 @@ def clickable_links(line: Line, action: str) -> Line:
     return out
 
 
-def highlighted(
-    console: Console, line: Line, spans: Iterable[tuple[int, int]], hit: Style
-) -> Line:
+def highlighted(console: Console, line: Line, spans: Iterable[tuple[int, int]], hit: Style) -> Line:
     """``line`` with the character ``spans`` styled ``hit``."""
     text = Text.assemble(*((segment.text, segment.style or "") for segment in line), end="")
     for start, end in spans:

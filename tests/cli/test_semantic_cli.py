@@ -65,7 +65,9 @@ def test_model_gives_hybrid_json(
         capsys, str(workspace), "--query", "puppy", "--model", str(model_dir), "--json"
     )
     assert code == 0 and err == ""
-    assert doc["counts"] == {"keyword": 1, "vector": 4, "returned": 4, "hybrid": True}
+    assert doc["counts"] == {
+        "candidates": 25, "keyword": 1, "vector": 4, "returned": 4, "hybrid": True
+    }  # fmt: skip
     first = doc["results"][0]
     assert first["path"] == "daily/2026-03-02/puppy.md"
     assert first["scores"]["keyword"] is not None and first["scores"]["vector"] is not None

@@ -10,7 +10,7 @@ A case is a dict:
 
 * ``id``: unique name, ``workspace``: key of :data:`WORKSPACES`;
 * ``kind``: ``"search"``, ``"list_tags"``, or ``"invalid_date"`` (a search whose date
-  the reference ignores with a warning, and reme-tui rejects as a usage error by design);
+  the reference ignores with a warning, as reme-tui does: the warning is checked too);
 * search fields (all optional but ``query``): ``query``, ``tags``, ``since``, ``until``,
   ``strict``, ``limit``, ``min_score``;
 * list_tags fields: ``order_by`` (``"tag"`` / ``"file_count"``), ``order``

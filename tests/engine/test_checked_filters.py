@@ -23,8 +23,6 @@ def test_good_values_make_one_filters() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "default", "flag"),
     [
-        ({"since": "2026-13-01"}, "since '2026-13-01' is not a valid date",
-         "--since '2026-13-01' is not a valid date"),
         ({"tags": ["!!!"]}, "tags '!!!': tags contained no valid values",
          "--tag '!!!': tags contained no valid values"),
         ({"all_tags": True}, "all_tags needs at least one tags",
@@ -42,6 +40,21 @@ def test_refusals_name_the_callers_argument(
     assert str(refused.value).startswith(flag)
 
 
-def test_a_bad_date_is_reported_before_bad_tags() -> None:
-    with pytest.raises(SearchError, match="not a valid date"):
-        checked_filters(tags=["!!!"], until="nope")
+def test_a_bad_date_is_left_to_the_engine_which_ignores_it_as_reme_does() -> None:
+    """Issue 22: ReMe drops an invalid date with a warning and answers; so the check
+    passes it on (the engine warns) instead of refusing the search."""
+    found = checked_filters(since="2026-02-30", until="20260306", strict_dates=True)
+    assert found.since == "2026-02-30" and found.until == "2026-03-06"
+    assert checked_filters(since="2026-03-011").since == "2026-03-011"  # warned: read in part
+
+
+def test_a_mapping_is_a_metadata_value_compared_whole() -> None:
+    """Issue 22: ReMe compares a mapping with ==; reme-tui refused "a value cannot be a
+    mapping". Such filters are still cache keys (hashable, equal whatever the key order)."""
+    one = checked_filters(meta=['owner={"team": "pay", "oncall": true}'])
+    other = checked_filters(meta=['owner={"oncall": true, "team": "pay"}'])
+    assert one == other and hash(one) == hash(other)
+    test = one.meta[0]
+    assert test.matches({"owner": {"team": "pay", "oncall": True}})
+    assert not test.matches({"owner": {"team": "pay"}})
+    assert not test.matches({"owner": "pay"})

@@ -23,10 +23,16 @@ from tests.helpers import memory, write_workspace
         (" 2026-03-01 ", "2026-03-01"),
         ("2026-03-10T08:00", "2026-03-10"),
         ("2026-03-10 08:00:00+02:00", "2026-03-10"),
-        ("2026-3-10T08:00Z", "2026-03-10"),
+        ("20260306", "2026-03-06"),
+        ("2026-W10-5", "2026-03-06"),
+        ("2026-3-6", "2026-03-06"),
+        ("2026-01-01garbage", "2026-01-01"),
+        ("2026-03-10T25:00", "2026-03-10"),
     ],
 )
-def test_a_date_is_a_day_with_an_optional_time_that_is_dropped(text: str, iso: str) -> None:
+def test_a_date_is_read_as_reme_reads_it(text: str, iso: str) -> None:
+    """ReMe's search step: ``date.fromisoformat`` of the first ten characters (what follows
+    is dropped), else ``%Y-%m-%d`` of the whole text (issue 22: ``20260306`` was refused)."""
     assert parse_date(text) == iso
 
 
@@ -35,15 +41,10 @@ def test_a_date_is_a_day_with_an_optional_time_that_is_dropped(text: str, iso: s
     [
         "",
         "soon",
-        "2026-01-01garbage",
         "2026/03/01",
-        "20260301",
-        "2026-W10-1",
         "2026-02-30",
         "2026-13-01",
-        "2026-03-10T25:00",
-        "2026-03-10T",
-        "2026-03-10Tnoon",
+        "2026-3-10T08:00Z",
         "12026-03-01",
     ],
 )
@@ -57,8 +58,11 @@ def test_the_engine_ignores_a_bad_bound_with_a_warning() -> None:
     assert date_bound(None, "since") == (None, None)
     assert date_bound("  ", "since") == (None, None)
     assert date_bound("2026-3-1", "since") == ("2026-03-01", None)
-    value, warning = date_bound("2026-01-01garbage", "until")
-    assert value is None and warning is not None and "until" in warning
+    assert date_bound("2026-03-10T08:00", "since") == ("2026-03-10", None)
+    value, warning = date_bound("2026-02-30", "until")
+    assert value is None and warning is not None and "until '2026-02-30'" in warning
+    value, warning = date_bound("2026-03-011", "since")  # read in part: said so
+    assert value == "2026-03-01" and warning is not None and "'2026-03-01'" in warning
 
 
 @given(st.dates())

@@ -115,7 +115,9 @@ def test_fusion_matches_hand_computed_rrf(
         assert hit.vector_rank == vector_ranks[hit.path]
         assert hit.keyword_rank == keyword_ranks.get(hit.path)
         assert hit.vector_score == pytest.approx(dict(vectors)[hit.path], abs=1e-6)
-    assert response.counts == {"keyword": 2, "vector": 5, "returned": 5, "hybrid": True}
+    assert response.counts == {
+        "candidates": 50, "keyword": 2, "vector": 5, "returned": 5, "hybrid": True
+    }  # fmt: skip
     assert response.to_json()["results"][0]["scores"]["vector"] is not None
     assert engine.search_mode == "hybrid"
     assert response.warnings == []

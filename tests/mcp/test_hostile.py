@@ -49,8 +49,6 @@ def test_hostile_arguments(workspace: Path, outside: Path) -> None:
                 {"query": "atlas", "limit": 10**12},
                 {"query": "atlas", "limit": 0},
                 {"query": "atlas", "limit": "5"},
-                {"query": "atlas", "since": "2026-02-30"},
-                {"query": "atlas", "until": "yesterday"},
                 {"query": "atlas", "tags": ["!!!"]},
                 {"query": "atlas", "tags": ["t"] * 1000},
                 {"query": "x" * 100_001},
@@ -70,6 +68,9 @@ def test_hostile_arguments(workspace: Path, outside: Path) -> None:
                 with pytest.raises(MCPError):
                     await session.read_resource(uri)
             # Still serving, and the workspace's own files are fine.
+            # A bad date is not refused: ignored with a warning, as ReMe does (issue 22).
+            dated = await answer(session, "search", {"query": "atlas", "since": "2026-02-30"})
+            assert any("2026-02-30" in warning for warning in dated["warnings"])
             found = await answer(session, "search", {"query": SECRET})
             assert found["results"] == []
             tags = (await answer(session, "list_tags", {}))["items"]
@@ -81,6 +82,5 @@ def test_hostile_arguments(workspace: Path, outside: Path) -> None:
     assert not any(SECRET in message for message in messages)
     assert outside.read_bytes() == secret_before
     assert "limit must be between 1 and 100" in "\n".join(messages)
-    assert "is not a valid date" in "\n".join(messages)
     log = (workspace.parent / "server-stderr.log").read_text()
     assert "Traceback" not in log

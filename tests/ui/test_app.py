@@ -658,3 +658,32 @@ async def test_a_failing_worker_is_shown_and_the_app_keeps_running(
 
         await wait_for(pilot, shown, timeout=60)
         assert app.is_running and isinstance(app.screen, MainScreen)
+
+
+async def test_an_edit_made_with_e_is_recorded_as_the_persons_not_an_agents(
+    app_factory: AppFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 22: the Changes view labelled an edit made through the app's own `e` "agent":
+    the watcher's batch, not the app, recorded it. The app applies it as soon as the editor
+    returns, so the watcher later finds nothing new."""
+    garden = "daily/2026-02-20.md"
+
+    def editor(command: list[str], **_: object) -> None:
+        with open(command[-1], "a", encoding="utf-8") as file:
+            file.write("\nWatered the basil.\n")
+
+    monkeypatch.setenv("EDITOR", "nano")
+    monkeypatch.setattr("subprocess.run", editor)
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.engine.history is not None
+        before = len(app.engine.history.entries())
+        app.open_in_editor(garden)
+        await settle(pilot)
+        entries = app.engine.history.entries()
+        assert len(entries) == before + 1
+        assert (entries[0].source, entries[0].path) == ("editor", garden)
+        assert "nano" in entries[0].label
+        app.engine.apply([str(workspace / garden)])  # the watcher's batch for the same write
+        assert len(app.engine.history.entries()) == before + 1

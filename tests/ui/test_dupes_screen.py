@@ -278,3 +278,18 @@ async def test_dismissed_pairs_are_listed_and_can_be_proposed_again(
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen)
         await wait_for(pilot, lambda: any("acme" in c.tags for c in screen.clusters))
+
+
+async def test_at_80_columns_the_file_count_and_target_are_on_screen(
+    app_factory: AppFactory,
+) -> None:
+    """Issue 22: at 80x24 the cluster table's Files and Suggested columns were off screen,
+    behind a long list of tags; the tags column now comes last and is the one cut."""
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_review(pilot)
+        table = screen.query_one(DataTable)
+        labels = [str(column.label) for column in table.columns.values()]
+        assert labels[:3] == ["Confidence", "Files", "Suggested"] and labels[-1] == "Tags"
+        widths = [column.get_render_width(table) for column in table.columns.values()]
+        assert sum(widths[:3]) <= table.size.width

@@ -106,22 +106,51 @@ async def test_help_lists_every_key_and_the_real_config_path(
         await settle(pilot)
         from textual.widgets import Markdown
 
-        text = app.screen.query_one(Markdown).source
-        for needle in (
-            "| `s` | Sort tags | `tags.sort` |",
-            "| `-, x` | Exclude tag | `tags.exclude` |",
-            "| `ctrl+o` | Tags ANY/ALL | `any_all` |",
-            "`dupes.merge`",
-            "`dupes.next_member`",
-            "`tag_editor.save`",
-            "`tag_editor.rename`",
-            "| `[` | Back | `back` |",
-        ):
-            assert needle in text, needle
+        from reme_tui.ui.screens.help import HelpScreen
+
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        rows = {(key, action, binding_id) for key, action, binding_id, _ in help_screen.shown()}
+        ids = {binding_id for *_, binding_id in rows}
+        assert {
+            ("s", "Sort tags", "tags.sort"),
+            ("-, x", "Exclude tag", "tags.exclude"),
+            ("ctrl+o", "Tags ANY/ALL", "any_all"),
+            ("[", "Back", "back"),
+        } <= rows
+        assert {"dupes.merge", "dupes.next_member", "tag_editor.save", "tag_editor.rename"} <= ids
+        text = help_screen.query_one(Markdown).source
         config = no_user_config / "xdg_config_home" / "reme-tui" / "config.toml"
         assert f"`{config}`" in text
         assert "~/.config" not in text
-        assert "tables above" in text
+        assert "table above" in text
+
+
+async def test_help_can_be_searched(app_factory: AppFactory) -> None:
+    """Issue 22: help could not be searched. Typing narrows the key table to the rows that
+    hold every word typed; Escape clears the filter first, then closes the help."""
+    from reme_tui.ui.screens.help import HelpScreen
+
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.query_one(ResultList).focus()
+        await pilot.press("question_mark")
+        await settle(pilot)
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        everything = len(help_screen.shown())
+        await pilot.press(*"revert")
+        await settle(pilot)
+        shown = help_screen.shown()
+        assert shown and len(shown) < everything
+        assert all("revert" in " ".join(row).lower() for row in shown)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is help_screen and len(help_screen.shown()) == everything
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
 
 
 async def test_palette_spells_keys_for_people(app_factory: AppFactory) -> None:
@@ -218,3 +247,75 @@ async def test_editing_keys_keep_their_order_with_the_letters_typed_around_them(
                     burst(app, part)
             await settle(pilot)
             assert widget.value == expected
+
+
+def _keys(text_and_keys: list[str]) -> list[tuple[str, str | None]]:
+    """Named keys ("tab", "shift+tab", "escape") stay whole; other parts are typed letters."""
+    names = {"/": "slash", " ": "space", "-": "minus"}
+    keys: list[tuple[str, str | None]] = []
+    for part in text_and_keys:
+        if part in ("tab", "shift+tab", "escape", "enter"):
+            keys.append((part, None))
+        else:
+            keys.extend((names.get(char, char), char) for char in part)
+    return keys
+
+
+async def _typed(app_factory: AppFactory, parts: list[str], *, at_once: bool) -> dict[str, Any]:
+    """Where the keys landed: every input's value and the focused widget's id, the keys
+    queued in one burst or handled one at a time."""
+    from textual.widgets import Input
+
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.query_one(ResultList).focus()
+        await settle(pilot)
+        for key, character in _keys(parts):
+            app.post_message(events.Key(key, character))
+            if not at_once:
+                await settle(pilot)
+        await settle(pilot)
+        landed: dict[str, Any] = {box.id or "": box.value for box in app.screen.query(Input)}
+        landed["focused"] = app.focused.id if app.focused else None
+        return landed
+
+
+@pytest.mark.parametrize(
+    "parts",
+    [
+        ["escape", "shift+tab", "shift+tab", "dev"],
+        ["/budget", "tab", "2026-10-01"],
+        ["/budget", "tab", "2026-10-01", "tab", "2026-10-31"],
+        ["/", "tab", "tab", "tab", "tab", "tab", "atl"],
+    ],
+    ids=["shift-tab-into-tag-filter", "tab-to-since", "since-then-until", "tab-past-strict"],
+)
+async def test_keys_typed_right_after_tab_go_where_tab_moved_the_focus(
+    app_factory: AppFactory, parts: list[str]
+) -> None:
+    """Tab's binding ran only once the key had bubbled back to the app, by when the keys
+    behind it were in the old widget: `/budget<Tab>2026-10-01` put the date into the search
+    box, Esc Shift+Tab Shift+Tab `dev` gave the tag filter `vde`. In one burst the keys
+    must land exactly where they land typed one at a time."""
+    slowly = await _typed(app_factory, parts, at_once=False)
+    assert await _typed(app_factory, parts, at_once=True) == slowly
+
+
+async def test_the_palettes_keys_command_opens_the_help_that_escape_closes(
+    app_factory: AppFactory,
+) -> None:
+    """Issue 22: palette → "Keys" opened Textual's keys panel, which Escape did not close."""
+    from reme_tui.ui.screens.help import HelpScreen
+
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        keys = [c for c in app.get_system_commands(app.screen) if c.title == "Keys"]
+        assert len(keys) == 1
+        keys[0].callback()
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen) and not app.screen.query("HelpPanel")

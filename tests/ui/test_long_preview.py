@@ -129,9 +129,7 @@ async def test_a_wikilink_in_a_long_body_opens_its_memory(
     app_factory: AppFactory, long_workspace: Path
 ) -> None:
     async with long_preview(app_factory, "zanzibar") as (pilot, preview, body):
-        line = body.block_line(
-            next(i for i, b in enumerate(body.blocks) if "zanzibar" in b.text)
-        )
+        line = body.block_line(next(i for i, b in enumerate(body.blocks) if "zanzibar" in b.text))
         strip = body.render_line(line)
         clicks = [
             seg.style.meta["@click"]

@@ -138,9 +138,7 @@ async def test_wikilink_anchor_opens_at_the_heading(
         assert preview.query_one("#preview-scroll").scroll_y > 10
 
 
-async def test_embed_renders_the_embedded_section(
-    app_factory: AppFactory, workspace: Path
-) -> None:
+async def test_embed_renders_the_embedded_section(app_factory: AppFactory, workspace: Path) -> None:
     from textual.widgets import Markdown
 
     write_plan(workspace)
@@ -151,3 +149,33 @@ async def test_embed_renders_the_embedded_section(
         assert "Nothing here" not in markdown.source  # only the Rollback section
         matched = [b for b in markdown.query(MarkdownBlock) if b.has_class("-matched")]
         assert "zebra" in " ".join(b._content.plain for b in matched)  # lines still map
+
+
+async def test_enter_on_a_link_with_a_heading_opens_at_the_heading(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    """Issue 22: Enter on `→ Plan … #Budget` in the Links panel opened the top of the file,
+    where a click on the same link in the preview opens at the heading."""
+    from textual.widgets import Markdown
+
+    from reme_tui.ui.widgets.neighbours import NeighboursList
+
+    write_plan(workspace)
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        preview = await open_links_memory(pilot)
+        links = app.screen.query_one(NeighboursList)
+        links.focus()
+        await settle(pilot)
+        index = next(
+            i for i in range(links.option_count)
+            if links.get_option_at_index(i).id == "out:digest/plan.md"
+        )  # fmt: skip
+        links.highlighted = index
+        await pilot.press("enter")
+        await settle(pilot, quiet=0.1)
+        assert preview.path == "digest/plan.md"
+        markdown = preview.query_one(Markdown)
+        matched = [b for b in markdown.query(MarkdownBlock) if b.has_class("-matched")]
+        assert matched and matched[0]._content.plain == "Budget"
+        assert preview.query_one("#preview-scroll").scroll_y > 10

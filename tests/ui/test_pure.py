@@ -50,9 +50,10 @@ def test_parse_query_reports_bad_values() -> None:
 
 
 def test_the_query_language_reads_dates_by_the_engine_rule() -> None:
-    parsed = parse_query("since:2026-03-10T08:00 until:2026-01-01garbage x", complete=True)
-    assert parsed.since == "2026-03-10"
-    assert parsed.until is None and any("until" in e for e in parsed.errors)
+    parsed = parse_query("since:2026-03-10T08:00 until:20260401 x", complete=True)
+    assert parsed.since == "2026-03-10" and parsed.until == "2026-04-01"
+    parsed = parse_query("since:2026-02-30 x", complete=True)
+    assert parsed.since is None and any("since" in e for e in parsed.errors)
 
 
 def test_words_that_merely_contain_a_colon_are_text() -> None:
@@ -168,3 +169,12 @@ def test_the_densest_window_is_found_in_one_pass(positions: list[int], window: i
 
     most = max(held(p) for p in positions)
     assert densest_start(positions, window) == min(p for p in positions if held(p) == most)
+
+
+def test_paths_are_cut_from_the_left() -> None:
+    from reme_tui.ui.cells import cut_left
+
+    assert cut_left("daily/2026-11-16/1on1-alice.md", 40) == "daily/2026-11-16/1on1-alice.md"
+    assert cut_left("daily/2026-11-16/1on1-alice.md", 16) == "…/1on1-alice.md"
+    assert cut_left("daily/2026-11-16/1on1-alice.md", 1) == "…"
+    assert cut_left("daily/项目/笔记.md", 8) == "…笔记.md"  # wide characters count double

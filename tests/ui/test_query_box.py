@@ -58,3 +58,20 @@ async def test_unknown_tag_gets_a_quiet_hint(app_factory: AppFactory) -> None:
         await pilot.press("backspace")  # removes the chip
         await settle(pilot)
         assert "no such tag" not in message(app)
+
+
+async def test_a_trailing_filter_token_says_it_is_not_applied_yet(app_factory: AppFactory) -> None:
+    """Issue 22: a trailing `since:DATE` is applied only once a space (or Enter) ends it, so
+    `tag:ali` does not make an `ali` chip on the way to `alice`; nothing said so."""
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"budget since:2026-03-06")
+        await settle(pilot)
+        bar = app.screen.query_one(SearchBar)
+        assert bar.state.filters.since is None
+        assert message(app) == "since:2026-03-06 applies after a space or Enter"
+        await pilot.press("space")
+        await settle(pilot)
+        assert bar.state.filters.since == "2026-03-06"
+        assert "applies after" not in message(app)

@@ -137,4 +137,3 @@ async def test_quitting_while_the_history_baseline_runs_still_leaves_a_saved_ind
     finally:
         release.set()
     assert "daily/2026-01-05/kickoff.md" in saved_paths(workspace)
-

@@ -14,7 +14,7 @@ from reme_tui.ui.screens.edit_tags import TagEditorScreen
 from reme_tui.ui.screens.main import MainScreen
 from reme_tui.ui.tag_draft import TagDraft, pack, suggest
 from reme_tui.ui.widgets.preview import Preview, TagChip
-from reme_tui.ui.widgets.tag_editor import EditChip, TagEditor
+from reme_tui.ui.widgets.tag_editor import EditChip, SuggestionList, TagEditor
 from reme_tui.ui.widgets.tag_sidebar import TagSidebar
 
 from .conftest import SIZE, AppFactory, settle, steady_cursors
@@ -180,11 +180,15 @@ async def test_autocomplete_offers_existing_tags_with_counts(
         await pilot.press("tab")
         assert editor.tags == ["project_atlas", "bob", "meeting"]
         assert editor.input.value == ""
-        # a new variant of an existing tag: the existing spelling is picked already
+        # a new variant of an existing tag: offered first, but Enter takes what was typed
+        # (issue 22: `Project-Atlas` + Enter silently added `project_atlas`)
         await pilot.press(*"Gar-Den")
         assert editor.suggestions[0].tag == "garden" and editor.suggestions[0].exact
-        assert editor.picked == "garden"
+        assert editor.picked is None
         await pilot.press("enter")
+        assert editor.tags == ["project_atlas", "bob", "meeting", "Gar-Den"]
+        await pilot.press("backspace")  # the chip goes again
+        await pilot.press(*"Gar-Den", "down", "enter")  # picked with Down: the spelling
         assert editor.tags == ["project_atlas", "bob", "meeting", "garden"]
         # tags already in the list are not offered again
         await pilot.press(*"projec")
@@ -205,8 +209,12 @@ async def test_down_picks_a_suggestion_and_up_leaves_it(app_factory: AppFactory)
         assert offered == ["alice", "project_atlas"]
         await pilot.press("down", "down")
         assert editor.picked == offered[1]
+        listing = editor.query_one(SuggestionList)
+        marks = [str(listing.get_option_at_index(i).prompt)[:2] for i in range(len(offered))]
+        assert marks == ["  ", "▸ "]  # the state shows as text, not only as a faint tint
         await pilot.press("up", "up")
         assert editor.picked is None
+        assert not any(str(o.prompt).startswith("▸") for o in listing.options)
         await pilot.press("down", "enter")
         assert editor.tags == ["garden", offered[0]]
 
@@ -440,11 +448,12 @@ def test_snapshot_autocomplete_dropdown(snap_compare: Any, app_factory: AppFacto
 
 
 @anyio
-async def test_typed_variant_of_a_tag_that_also_has_a_rare_variant_gets_the_main_spelling(
+async def test_typed_variant_of_a_tag_is_what_enter_adds_with_the_main_spelling_offered(
     app_factory: AppFactory, workspace: Path
 ) -> None:
     """As in sample_workspace/: project_atlas on many memories, project-atlas on one. Typing
-    ``Project-Atlas`` + Enter must not quietly add the rare variant."""
+    ``Project-Atlas`` + Enter adds what was typed (issue 22: it silently took the offered
+    ``project_atlas``); the warning names the main spelling, and ctrl+y takes it."""
     outage = workspace / "daily/2026-02-21/outage.md"
     outage.parent.mkdir(parents=True, exist_ok=True)
     outage.write_text("---\nname: Outage\nmemory_tags: [project-atlas]\n---\nLogin outage.\n")
@@ -455,6 +464,9 @@ async def test_typed_variant_of_a_tag_that_also_has_a_rare_variant_gets_the_main
         assert [s.tag for s in editor.suggestions][:2] == ["project_atlas", "project-atlas"]
         assert "looks like the existing tag 'project_atlas'" in warnings_text(editor)
         await pilot.press("enter")
+        assert editor.tags == ["garden", "Project-Atlas"]
+        assert "looks like the existing tag 'project_atlas'" in warnings_text(editor)
+        await pilot.press("ctrl+y")
         assert editor.tags == ["garden", "project_atlas"]
 
 
@@ -534,3 +546,32 @@ def test_snapshot_editor_with_proposals(
     snap_compare: Any, app_factory: AppFactory, with_sync: Path
 ) -> None:
     assert snap_compare(app_factory(), terminal_size=SIZE, run_before=editor_with_proposals)
+
+
+@anyio
+async def test_a_scalar_tag_entry_is_not_shown_as_tags_reme_reads(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    """Issue 22: `memory_tags: alice` (a scalar: ReMe reads no tag) showed no warning in the
+    preview, and the tag editor showed `alice ✕` as if ReMe saw it. Both now say why, the
+    chip is struck until the list is changed, and saving writes a list ReMe reads."""
+    scalar = "daily/2026-03-02/scalar.md"
+    (workspace / "daily/2026-03-02").mkdir(parents=True, exist_ok=True)
+    (workspace / scalar).write_text("---\nname: Scalar\nmemory_tags: alice\n---\nA note.\n")
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main_screen.open_memory(scalar)
+        await settle(pilot)
+        notes = app.main_screen.query_one("#preview-notes")
+        assert notes.display and "not a list" in str(notes.render())
+        editor = await open_editor(pilot, scalar)
+        chips = list(editor.query(EditChip))
+        assert [chip.tag for chip in chips] == ["alice"] and chips[0].has_class("-unread")
+        assert "not a list" in warnings_text(editor)
+        await pilot.press(*"bob", "enter")
+        assert not any(chip.has_class("-unread") for chip in editor.query(EditChip))
+        await pilot.press("enter")  # saves
+        await settle(pilot)
+        assert tags_on_disk(workspace, scalar) == ["alice", "bob"]
+        assert app.engine.memory(scalar).tags == ("alice", "bob")

@@ -112,3 +112,19 @@ def test_borders_meet_wcag_non_text_contrast(theme) -> None:  # type: ignore[no-
             if ratio < NON_TEXT:
                 failures.append(f"{border_name} on {base_name}: {ratio:.2f}")
     assert not failures, failures
+
+
+@pytest.mark.parametrize("theme", THEMES, ids=lambda theme: theme.name)
+def test_a_picked_suggestion_is_told_by_a_mark_that_meets_wcag_aa(theme) -> None:  # type: ignore[no-untyped-def]
+    """The tag editor's suggestion list is not focused, so its picked row has the blurred
+    cursor's tint: 1.05:1 against the list in reme-paper (issue 22). The state is told by
+    the ``▸`` mark instead, whose colour must read as text on the tinted row and the list."""
+    from reme_tui.ui.widgets.tag_editor import SuggestionList
+
+    assert SuggestionList.PICKED_MARK.strip()
+    variables = theme.to_color_system().generate()
+    panel = resolve(variables, "panel", Color.parse(variables["surface"]))
+    listing = resolve(variables, "boost", panel)
+    row = resolve(variables, "block-cursor-blurred-background", listing)
+    for base in (listing, row):
+        assert contrast(resolve(variables, "text-accent", base), base) >= AA

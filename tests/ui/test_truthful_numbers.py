@@ -199,3 +199,52 @@ async def test_selection_follows_a_rename_and_keeps_the_neighbour_on_delete(
         await settle(pilot)
         assert pane.query_one(ResultList).highlighted == index  # the neighbour, not row 0
         assert pane.selected.path == below
+
+
+async def test_changes_to_review_keep_their_words_at_160_columns(app_factory: AppFactory) -> None:
+    """Issue 22: at 160 columns with sample_workspace's checks the bar showed `drops 11  Δ 13`:
+    the long list of what ReMe drops gives way first, to its total, before `to review` goes."""
+    app = app_factory()
+    async with app.run_test(size=(160, 30)) as pilot:
+        await settle(pilot)
+        status = app.screen.query_one("#status")
+        status.set_diagnostics(14)
+        counts = {"voided": 3, "scalar tags": 1, "bad tags": 2, "4th+ tags": 1, "dangling": 4}
+        status.set_compat(counts, " · ".join(f"{n} {kind}" for kind, n in counts.items()))
+        status.set_changes(13, "1.2 MB")
+        status.set_untagged(2)
+        await pilot.pause()
+        texts = "  ".join(str(label.render()) for label in shown_parts(status))
+        assert "Δ 13 to review" in texts and "ReMe drops 11" in texts, texts
+        assert "2 untagged" in texts, texts
+
+
+async def test_typing_while_the_index_builds_says_it_is_building(
+    app_factory: AppFactory,
+) -> None:
+    """Issue 22: typing before the index was ready showed `no dated matches`."""
+    app = app_factory(build=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"budget")
+        await settle(pilot)
+        chart = app.screen.query_one("#chart-first", Label)
+        assert str(chart.render()) == "index building…"
+        app.build_index()
+        await settle(pilot)
+        assert str(chart.render()) != "index building…"
+
+
+async def test_only_undated_matches_make_one_sentence(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    """Issue 22: the chart read `no dated matches+1 undated` (two labels run together)."""
+    (workspace / "digest" / "lone.md").write_text("---\nname: Lone\n---\nzyzzyva\n")
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"zyzzyva")
+        await settle(pilot)
+        first = str(app.screen.query_one("#chart-first", Label).render())
+        last = str(app.screen.query_one("#chart-last", Label).render())
+        assert (first, last) == ("no dated matches · 1 undated", "")

@@ -10,7 +10,8 @@ from ..tags import normalize_tag
 
 KINDS = ("created", "modified", "deleted", "moved")
 
-SOURCES = ("start", "watch", "edit", "merge", "undo", "revert")
+# "editor": the person's own edit in $EDITOR, opened from the app with `e`.
+SOURCES = ("start", "watch", "edit", "editor", "merge", "undo", "revert")
 
 
 class HistoryError(RuntimeError):

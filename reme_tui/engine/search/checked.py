@@ -1,14 +1,15 @@
 """Filters from what a person or an agent typed: the one place the command line's flags and
-the MCP server's tool arguments are checked (dates, tags that normalize to nothing,
+the MCP server's tool arguments are checked (tags that normalize to nothing,
 ``all_tags`` without tags, ``KEY=VALUE`` metadata tests), each refusal naming the caller's
-own spelling of the argument (``--since`` for the CLI, ``since`` for an MCP tool)."""
+own spelling of the argument (``--since`` for the CLI, ``since`` for an MCP tool). A date
+is not refused: ReMe ignores a bad one with a warning, and so does the engine."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..dates import DateError, parse_date
+from ..dates import date_bound
 from ..tags import TagError, normalize_query_tags
 from .filters import Filters
 from .reme_filters import MetaArgError, MetaTest, parse_meta
@@ -42,7 +43,7 @@ def checked_filters(
 ) -> Filters:
     """The Filters these values ask for; SearchError (naming the argument) when one is bad."""
     spelled = names or ArgumentNames()
-    first, last = _date(since, spelled.since), _date(until, spelled.until)
+    first, last = _date(since), _date(until)
     wanted, excluded = tuple(tags), tuple(exclude_tags)
     for name, values in ((spelled.tags, wanted), (spelled.exclude_tags, excluded)):
         try:
@@ -71,12 +72,10 @@ def checked_filters(
     )
 
 
-def _date(raw: str | None, name: str) -> str | None:
+def _date(raw: str | None) -> str | None:
+    """A bound as the engine should see it: the ISO date when the text is one, else the
+    text itself, which the engine ignores (or reads in part) with a warning, as ReMe does."""
     if raw is None:
         return None
-    try:
-        return parse_date(raw)
-    except DateError:
-        raise SearchError(
-            f"{name} {raw!r} is not a valid date; use YYYY-MM-DD (e.g. 2026-03-01)"
-        ) from None
+    iso, warning = date_bound(raw, "")
+    return iso if iso is not None and warning is None else raw

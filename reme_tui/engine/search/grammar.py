@@ -86,6 +86,7 @@ class ParsedQuery:
     prefixes: list[str] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
     meta: list[MetaTest] = field(default_factory=list)
+    pending_token: str = ""  # the token still being typed, as typed (``since:2026-03-06``)
 
     @property
     def found_tokens(self) -> bool:
@@ -180,7 +181,18 @@ def parse_query(
     box = re.sub(r"\s{2,}", " ", "".join(in_box)).lstrip()
     box = box + pending_token if pending_token else box
     return ParsedQuery(
-        remaining, tags, excluded, since, until, errors, pending, box, prefixes, paths, meta
+        remaining,
+        tags,
+        excluded,
+        since,
+        until,
+        errors,
+        pending,
+        box,
+        prefixes,
+        paths,
+        meta,
+        pending_token.strip(),
     )
 
 

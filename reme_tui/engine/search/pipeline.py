@@ -227,6 +227,9 @@ class SearchPipeline:
             tag_filter=info,
             links=links,
             counts={
+                # As ReMe counts: the chunks each branch retrieved, at most `candidates`
+                # (min(200, 5 x limit)), not every chunk that matches.
+                "candidates": candidates,
                 "keyword": len(keyword),
                 "vector": len(vector),
                 "returned": len(hits),

@@ -6,7 +6,8 @@ From `LocalFileStore._matches_search_filter` (reme-ai 0.4.2.0):
 * `path_prefix` / `path_prefixes` / `prefix` / `prefixes`: plain `str.startswith`, any of
   (`daily/2026-03-1` matches `daily/2026-03-12/x.md`: a prefix is not a folder);
 * every other key, and each key of a `metadata` dict, is an equality test against the
-  chunk's metadata, AND-ed; a list value means "any of" (`actual in set(values)`);
+  chunk's metadata, AND-ed; a list value means "any of" (`actual in set(values)`); a
+  mapping is compared whole (`{"team": "pay"}` equals only that mapping, keys in any order);
 * chunk metadata holds the frontmatter only when the chunker runs with
   `include_frontmatter_in_metadata: true`: the frontmatter as pydantic dumps it to JSON
   (dates as `YYYY-MM-DD` text...), restricted to `include_frontmatter_keys_in_metadata`
@@ -50,6 +51,14 @@ class MetaTest:
         except TypeError:  # unhashable actual (a list): ReMe raises; no match here
             return False
 
+    def __hash__(self) -> int:
+        # Filters are cache keys; a mapping value is not hashable, and equal tests must
+        # still hash alike.
+        try:
+            return hash((self.key, self.value, self.any_of))
+        except TypeError:
+            return hash((self.key, self.any_of))
+
     @property
     def label(self) -> str:
         shown = self.value if isinstance(self.value, str) else json.dumps(self.value)
@@ -75,9 +84,7 @@ def meta_test(key: str, value: Any) -> MetaTest:
         except TypeError:
             raise MetaArgError(f"{key}: a list of values must hold plain values") from None
         return MetaTest(key, values, any_of=True)
-    if isinstance(value, dict):
-        raise MetaArgError(f"{key}: a value cannot be a mapping")
-    return MetaTest(key, value)
+    return MetaTest(key, value)  # a mapping too: ReMe compares it whole, with ==
 
 
 def _json_or_text(raw: str) -> Any:

@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Label, Static
 
 from reme_tui.engine import Code, Diagnostic
 from reme_tui.engine.tags import LINT_CODES
+from reme_tui.ui.cells import cut_left
 from reme_tui.ui.host import host_of
 from reme_tui.ui.screens.dry_run import DryRunConfirmScreen
 
@@ -58,6 +59,7 @@ class DiagnosticsScreen(ModalScreen[str | None]):
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
         super().__init__()
         self.diagnostics = diagnostics
+        self.path_width = 40  # set to the path column's width when the table is laid out
 
     def compose(self) -> ComposeResult:
         with Vertical(id="diagnostics-body"):
@@ -75,6 +77,7 @@ class DiagnosticsScreen(ModalScreen[str | None]):
         table = self.query_one(DataTable)
         # the body is 95% wide with a border; keep a column for the scrollbar
         widths = column_widths(self.diagnostics, int(self.app.size.width * 0.95) - 5)
+        self.path_width = widths[0]
         labels = ("Path", "Line", "Severity", "Kind", "Message")
         for label, width in zip(labels, widths, strict=True):
             table.add_column(label, width=width)
@@ -84,7 +87,7 @@ class DiagnosticsScreen(ModalScreen[str | None]):
     def _fill(self, table: DataTable[Any]) -> None:
         for index, diagnostic in enumerate(self.diagnostics):
             table.add_row(  # Text: messages quote [[wikilinks]], which are not markup
-                Text(diagnostic.path, overflow="ellipsis", no_wrap=True),
+                Text(cut_left(diagnostic.path, self.path_width), no_wrap=True),
                 "" if diagnostic.line is None else str(diagnostic.line),
                 Text(diagnostic.severity, style=_SEVERITY_STYLE.get(diagnostic.severity, "")),
                 Text(diagnostic.code),

@@ -82,6 +82,9 @@ class WriteFailed(Message):
 _ENDED_BADLY = (WorkerState.ERROR, WorkerState.CANCELLED)
 
 
+SUGGESTED_COLUMN = 2  # the target column of the cluster table
+
+
 class MergeConfirmScreen(DryRunConfirmScreen):
     """The dry-run diff of every file a merge will change; ``y`` writes, Esc cancels."""
 
@@ -227,7 +230,9 @@ class DupesScreen(ShowsWorkerFailures, Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Confidence", "Tags", "Files", "Suggested")
+        # The tags last: a long cluster is cut at the edge instead of pushing the file
+        # count and the suggested target off screen (at 80 columns they were).
+        table.add_columns("Confidence", "Files", "Suggested", "Tags")
         table.focus()
         self.refresh_clusters()
 
@@ -255,9 +260,9 @@ class DupesScreen(ShowsWorkerFailures, Screen[None]):
         for index, cluster in enumerate(self.clusters):
             table.add_row(
                 Text(cluster.confidence, style=_CONFIDENCE_STYLE[cluster.confidence]),
-                ", ".join(cluster.tags),
                 str(cluster.total_files),
                 self.target_of(cluster),
+                ", ".join(cluster.tags),
                 key=str(index),
             )
         count = len(self.clusters)
@@ -319,7 +324,9 @@ class DupesScreen(ShowsWorkerFailures, Screen[None]):
         if cluster is not None and event.value.strip():
             self.targets[cluster.tags] = event.value.strip()
             table = self.query_one(DataTable)
-            table.update_cell_at(Coordinate(table.cursor_row, 3), event.value.strip())
+            table.update_cell_at(
+                Coordinate(table.cursor_row, SUGGESTED_COLUMN), event.value.strip()
+            )
         self.query_one(DataTable).focus()
 
     @on(Input.Changed, "#dupes-target")

@@ -24,6 +24,7 @@ from reme_tui.engine import EditError
 from reme_tui.engine.files import ConflictError, FileStamp, PathRefused, read_memory
 from reme_tui.engine.parse import SetTags, read_tags
 from reme_tui.engine.write import EditResult
+from reme_tui.ui.file_notes import tags_unread, warning_line
 from reme_tui.ui.host import Host, host_of
 from reme_tui.ui.tag_draft import Suggestion
 from reme_tui.ui.widgets.preview import Preview
@@ -41,6 +42,7 @@ class Loaded(Message):
     stamp: FileStamp
     existing: list[tuple[str, int]]
     proposals: list[Suggestion]
+    unread_notes: list[str]
 
 
 @dataclass
@@ -156,7 +158,9 @@ class TagEditorScreen(ShowsWorkerFailures, ModalScreen[EditResult | None]):
         except (EditError, OSError) as error:
             self.post_message(Failed(f"Cannot edit the tags of {self.path}: {error}", close=True))
             return
-        self.post_message(Loaded(tags, stamp, engine.list_tags(), self._proposals()))
+        memory = engine.memory(self.path)
+        unread = [warning_line(d) for d in tags_unread(memory)] if memory is not None else []
+        self.post_message(Loaded(tags, stamp, engine.list_tags(), self._proposals(), unread))
 
     def _proposals(self) -> list[Suggestion]:
         """The engine's suggestions for this memory, the strongest evidence as the reason."""
@@ -172,7 +176,9 @@ class TagEditorScreen(ShowsWorkerFailures, ModalScreen[EditResult | None]):
     @on(Loaded)
     async def _loaded(self, message: Loaded) -> None:
         self.stamp = message.stamp
-        await self.editor.load(message.tags, message.existing, message.proposals)
+        await self.editor.load(
+            message.tags, message.existing, message.proposals, message.unread_notes
+        )
 
     @on(Failed)
     def _failed(self, message: Failed) -> None:

@@ -137,6 +137,7 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
         super().__init__()
         self.history = History()
         self.search_serial = 0
+        self.build_failed = False  # the first index build failed: no search can run
         self.preview_serial = 0
         self.last_search_ms = 0.0
         self.state = SearchState()
@@ -168,7 +169,7 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
         status.set_count(0)
         status.set_diagnostics(None)
         status.set_progress(0, 0)
-        self.query_one(ResultsPane).set_rows([], [], title="Results", empty="Indexing…", keep=False)
+        self.query_one(ResultsPane).show_building()
         self.query_one(SearchBar).focus_query()
 
     def _workspace_label(self) -> str:
@@ -192,6 +193,8 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
     def _built(self, message: IndexBuilt) -> None:
         status = self.query_one(StatusBar)
         if message.error:
+            self.build_failed = True
+            self.query_one(ResultsPane).show_building(failed=True)
             status.set_index_state("index failed")
             self.notify(message.error, title="Indexing failed", severity="error", timeout=10)
             return
@@ -323,6 +326,7 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
 
     def run_search(self, *, immediate: bool = False) -> None:
         if not self.reme.engine.is_built:
+            self.query_one(ResultsPane).show_building(failed=self.build_failed)
             return
         self.search_serial += 1
         slow = self.last_search_ms > FAST_SEARCH_MS

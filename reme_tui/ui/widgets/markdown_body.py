@@ -109,8 +109,7 @@ class MarkdownBody(Widget):
                     self._lines.append((-1, 0))
             rendered = render_block(console, self.blocks[index], self._width, theme)
             has_hit = self.pattern is not None and any(
-                self.pattern.search("".join(segment.text for segment in line))
-                for line in rendered
+                self.pattern.search("".join(segment.text for segment in line)) for line in rendered
             )
             self._rendered.append(_Rendered(len(self._lines), rendered, has_hit))
             self._lines.extend((index, n) for n in range(len(rendered)))

@@ -74,13 +74,25 @@ class MatchChart(Horizontal):
         undated = chart.undated
         single = len(counts) == 1
         self.query_one(Sparkline).data = counts if not single else []
+        if not first:  # no line to draw: one sentence, not two labels squashed together
+            none = "no dated matches" + (f" · {undated} undated" if undated else "")
+            self.show_note(none)
+            return
         if single:
             self.query_one("#chart-first", Label).update(f"all {int(counts[0])} dated on {first}")
         else:
-            self.query_one("#chart-first", Label).update(first or "no dated matches")
+            self.query_one("#chart-first", Label).update(first)
         tail = last if last and last != first else ""
         if undated:
             tail = f"{tail}  +{undated} undated".strip()
         self.query_one("#chart-last", Label).update(tail)
         self.tooltip = f"matches per {bucket}" if bucket else None
         self.set_class(len(counts) < 2, "-empty")
+
+    def show_note(self, text: str) -> None:
+        """A line of text instead of the chart (nothing dated, or no index yet)."""
+        self.query_one(Sparkline).data = []
+        self.query_one("#chart-first", Label).update(text)
+        self.query_one("#chart-last", Label).update("")
+        self.tooltip = None
+        self.set_class(True, "-empty")

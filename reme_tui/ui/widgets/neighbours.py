@@ -78,6 +78,7 @@ class NeighboursList(FollowsFocus, OptionList):
         super().__init__(id=id)
         self.border_title = "Links"
         self.counts = (0, 0, 0)
+        self.out_anchors: dict[str, str] = {}  # outlink path -> the first #heading it names
 
     def set_neighbours(self, neighbours: Any | None, similar: Sequence[Any] = ()) -> None:
         """Show the links of a memory, then `similar` memories it is not linked with."""
@@ -91,6 +92,9 @@ class NeighboursList(FollowsFocus, OptionList):
         sources = getattr(neighbours, "sources", [])
         stale: dict[str, str] = getattr(neighbours, "stale", {})
         self.counts = (len(out), len(back), len(dangling))
+        self.out_anchors = {
+            link.path: link.anchors[0] for link in out if getattr(link, "anchors", ())
+        }
         if out:
             options.append(_heading("Links to", len(out)))
             options += [
@@ -147,7 +151,10 @@ class NeighboursList(FollowsFocus, OptionList):
         event.stop()
         option_id = event.option.id or ""
         kind, _, path = option_id.partition(":")
-        if kind in ("out", "in", "similar") and path:
+        if kind == "out" and path:
+            # As a click on [[path#Heading]] in the preview: open at the heading it names.
+            self.post_message(OpenMemory(path, anchor=self.out_anchors.get(path)))
+        elif kind in ("in", "similar") and path:
             self.post_message(OpenMemory(path))
         elif kind == "dangling":
             self.notify(f"{path} is not a memory of this workspace (a dangling link)", timeout=3)

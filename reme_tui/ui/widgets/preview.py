@@ -7,16 +7,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.events import Click
+from textual.events import Click, Resize
 from textual.widgets import Label, Markdown, Static
 from textual.widgets.markdown import MarkdownBlock
 
 from reme_tui.safe_text import for_terminal
+from reme_tui.ui.cells import cut_left
+from reme_tui.ui.file_notes import warning_line, warnings_of
 from reme_tui.ui.focus import FollowsFocus
 from reme_tui.ui.messages import OpenMemory, OpenSource, TagChosen
 from reme_tui.ui.rows import term_pattern
@@ -34,6 +37,8 @@ _TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$", re.MULTILINE)
 
 def is_long(markdown: str) -> bool:
     return len(markdown) > LONG_BODY_CHARS or _TABLE_ROW.search(markdown) is not None
+
+
 PLAIN_MAX_LINES = 200  # a screenful and more; the Markdown render follows within BROWSE_DELAY
 
 
@@ -48,6 +53,9 @@ class PreviewData:
     end_line: int | None
     explain: str | None = None
     inserted: tuple[tuple[int, int], ...] = ()  # lines embeds added (wikilinks.expand_embeds)
+
+
+NOTES_SHOWN = 2  # warning lines in the header; the rest are counted
 
 
 class TagChip(Static):
@@ -78,6 +86,7 @@ class Preview(Vertical):
         self.path: str | None = None
         self.memory: Any = None
         self.meta = ""
+        self.meta_parts = ("", "")  # (path, "  ·  date  ·  lines a–b") the meta line is made of
         self.line: int | None = None
         self.explain: str | None = None
         self.terms: list[str] = []  # the query's words, highlighted in the body
@@ -92,6 +101,9 @@ class Preview(Vertical):
         with Vertical(id="preview-header"):
             yield SteadyLabel("", id="preview-name")
             yield SteadyLabel("", id="preview-description")
+            notes = Label("", id="preview-notes")
+            notes.display = False
+            yield notes
             yield Horizontal(id="preview-tags")
             yield SteadyLabel("", id="preview-meta")
         with PreviewScroll(id="preview-scroll"):
@@ -113,6 +125,7 @@ class Preview(Vertical):
         self.query_one("#preview-name", Label).update(message)
         for field in ("#preview-description", "#preview-meta"):
             self.query_one(field, Label).update("")
+        self.query_one("#preview-notes", Label).display = False
         self.query_one("#preview-tags").remove_children()
         self.query_one(Markdown).update("")
         self._show_markdown()
@@ -191,10 +204,12 @@ class Preview(Vertical):
         name = memory.name or data.path.rsplit("/", 1)[-1]
         self.query_one("#preview-name", Label).update(Content.styled(name, "bold"))
         self.query_one("#preview-description", Label).update(memory.description or "")
-        meta = f"{data.path}  ·  {memory.date or 'undated'}"
+        self._show_notes(memory)
+        tail = f"  ·  {memory.date or 'undated'}"
         if data.line is not None and data.end_line is not None:
-            meta += f"  ·  lines {data.line}–{data.end_line}"
-        self.meta, self.line = meta, data.line
+            tail += f"  ·  lines {data.line}–{data.end_line}"
+        self.meta_parts = (data.path, tail)
+        self.meta, self.line = self._fitted_meta(), data.line
         self.set_explain(data.explain)
         tags_row = self.query_one("#preview-tags", Horizontal)
         if [chip.tag for chip in tags_row.query_children(TagChip)] != list(memory.tags):
@@ -202,6 +217,33 @@ class Preview(Vertical):
             await tags_row.mount_all([TagChip(tag) for tag in memory.tags])
         tags_row.display = bool(memory.tags)
         return True
+
+    def _fitted_meta(self) -> str:
+        """Path, date and lines in the header's width: the path is cut from the left, so
+        the date and the line range always show (they were cut off at 80 columns)."""
+        path, tail = self.meta_parts
+        width = self.content_size.width - 2  # the header's padding
+        if width > 0 and cell_len(path + tail) > width:
+            if width - cell_len(tail) < 12:
+                tail = tail.replace("  ·  ", " · ")
+            path = cut_left(path, max(4, width - cell_len(tail)))
+        return path + tail
+
+    def on_resize(self, event: Resize) -> None:
+        if self.memory is not None and self.meta_parts[0]:
+            self.meta = self._fitted_meta()
+            self.set_explain(self.explain)
+
+    def _show_notes(self, memory: Any) -> None:
+        """The file's own warnings (a scalar ``memory_tags``, a voided frontmatter): what
+        ReMe silently drops from this memory, said where the memory is shown."""
+        found = warnings_of(memory)
+        lines = [warning_line(d) for d in found[:NOTES_SHOWN]]
+        if len(found) > NOTES_SHOWN:
+            lines.append(f"… {len(found) - NOTES_SHOWN} more (! lists them)")
+        label = self.query_one("#preview-notes", Label)
+        label.update(Content.styled("\n".join(lines), "$text-warning"))
+        label.display = bool(lines)
 
     async def show_deleted(self, path: str) -> None:
         self.path, self.memory, self.explain = path, None, None
@@ -211,6 +253,7 @@ class Preview(Vertical):
         )
         self.query_one("#preview-description", Label).update("The file is gone from the workspace.")
         self.query_one("#preview-meta", Label).update("")
+        self.query_one("#preview-notes", Label).display = False
         await self.query_one("#preview-tags").remove_children()
         await self.query_one(Markdown).update("")
         self._show_markdown()

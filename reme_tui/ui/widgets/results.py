@@ -168,6 +168,12 @@ class ResultsPane(Vertical):
                 self.post_message, OpenMemory(row.path, row.start_line, browsing=True)
             )
 
+    def show_building(self, failed: bool = False) -> None:
+        """No search can run (yet): say why, not that nothing matched."""
+        empty = "The index could not be built." if failed else "The search runs once it is ready."
+        self.set_rows([], [], title="Results", empty=empty, keep=False)
+        self.query_one(MatchChart).show_note("index failed" if failed else "index building…")
+
     @dataclass
     class MoreWanted(Message):
         """The cursor reached the last listed row and more matches exist."""

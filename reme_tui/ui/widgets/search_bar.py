@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.events import Key
+from textual.events import Key, Resize
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import Reactive
@@ -30,6 +31,19 @@ class DateValidator(Validator):
         return self.failure("expected a date like 2026-03-01")
 
 
+PLACEHOLDERS = (
+    "search…  tag:x  -tag:y  since:2026-01-01  until:2026-3-31",
+    "search…  tag:x  -tag:y  since:DATE",
+    "search…  tag:x",
+    "search…",
+)
+
+
+def placeholder_for(width: int) -> str:
+    """The longest hint that fits ``width`` cells whole (a cut one ran into the date box)."""
+    return next((text for text in PLACEHOLDERS if cell_len(text) < width), PLACEHOLDERS[-1])
+
+
 class QueryInput(KeepsKeyOrder, FollowsFocus, Input):
     """The query box; Backspace at its start removes the last tag chip."""
 
@@ -37,6 +51,9 @@ class QueryInput(KeepsKeyOrder, FollowsFocus, Input):
     # lays out the whole screen (one layout per key: the biggest cost of a keystroke at
     # 10,000 memories). This box's size is fixed by the stylesheet: a repaint is enough.
     virtual_size = Reactive(Size(0, 0), layout=False)
+
+    def on_resize(self, event: Resize) -> None:
+        self.placeholder = placeholder_for(self.content_size.width)
 
     @dataclass
     class RemoveLastChip(Message):
@@ -62,6 +79,14 @@ class DateInput(KeepsKeyOrder, FollowsFocus, Input):
         )
 
 
+class AnyAllButton(FollowsFocus, Button):
+    """The ANY / ALL switch; keys typed after Tab or Enter on it follow the focus."""
+
+
+class StrictCheckbox(FollowsFocus, Checkbox):
+    """Undated memories fail date filters; keys typed after Tab on it follow the focus."""
+
+
 class SearchBar(Vertical):
     """Owns the SearchState; posts ``SearchBar.Changed`` whenever it changes."""
 
@@ -75,19 +100,22 @@ class SearchBar(Vertical):
         self.state = SearchState()
         self.parse_errors: list[str] = []
         self.hints: list[str] = []  # quiet notes, e.g. a tag no memory carries
+        self.pending_note = ""  # a filter token still being typed is not applied yet
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="search-row"):
             yield Label("🔍", id="search-icon")
             yield QueryInput(
-                placeholder="search…  tag:x  -tag:y  since:2026-01-01  until:2026-3-31",
+                placeholder=PLACEHOLDERS[0],
                 id="query",
                 compact=True,
             )
-            yield Button("ANY", id="any-all", compact=True, tooltip="match ANY / ALL of the tags")
+            yield AnyAllButton(
+                "ANY", id="any-all", compact=True, tooltip="match ANY / ALL of the tags"
+            )
             yield DateInput("since", "since")
             yield DateInput("until", "until")
-            yield Checkbox(
+            yield StrictCheckbox(
                 "strict", id="strict", compact=True, tooltip="undated memories fail date filters"
             )
             yield SteadyLabel("BM25", id="search-mode")
@@ -122,6 +150,7 @@ class SearchBar(Vertical):
 
     def clear(self) -> None:
         self.parse_errors = []
+        self.pending_note = ""
         self.set_state(SearchState())
 
     def set_mode(self, mode: str, tooltip: str | None = None) -> None:
@@ -133,7 +162,8 @@ class SearchBar(Vertical):
     def set_message(self, message: str) -> None:
         """Show ``message`` after the query's own errors and hints, which stay until the
         token is fixed (a search finishing does not wipe them)."""
-        text = "; ".join(part for part in (*self.parse_errors, *self.hints, message) if part)
+        parts = (*self.parse_errors, *self.hints, self.pending_note, message)
+        text = "; ".join(part for part in parts if part)
         label = self.query_one("#search-message", Label)
         label.update(text)
         label.display = bool(text)
@@ -222,6 +252,9 @@ class SearchBar(Vertical):
                 query.value = remaining
                 query.cursor_position = len(remaining)
         self.parse_errors = list(parsed.errors)
+        self.pending_note = (
+            f"{parsed.pending_token} applies after a space or Enter" if parsed.pending_token else ""
+        )
         if parsed.tags or parsed.exclude_tags:
             known = {tag for tag, _count in engine.list_tags()} if engine is not None else set()
             self.hints = [

@@ -64,6 +64,7 @@ class Part:
     long: str = ""
     short: str = ""
     priority: int = 0  # higher survives longer when space is short
+    middle: str = ""  # tried before the short form: what is left of the meaning
 
 
 # Order of importance when space runs out (the workspace name is in the title bar too).
@@ -73,7 +74,7 @@ PRIORITY = {
     "status-diagnostics": 8,
     "status-workspace": 7,
     "status-changes": 6,
-    "status-compat": 6,
+    "status-compat": 5,  # its long form is the longest; the counts are in the tooltip
     "status-untagged": 4,
     "status-semantic": 5,
     "status-updated": 3,
@@ -89,10 +90,11 @@ def fit(parts: Mapping[str, Part], width: int) -> dict[str, str]:
         return sum(cell_len(text) + GAP for text in shown.values())
 
     by_importance = sorted(shown, key=lambda name: parts[name].priority)
-    for name in by_importance:
-        if needed() <= width:
-            break
-        shown[name] = parts[name].short or parts[name].long
+    for form in ("middle", "short"):
+        for name in by_importance:
+            if needed() <= width:
+                break
+            shown[name] = getattr(parts[name], form) or shown[name]
     for name in by_importance:
         if needed() <= width:
             break
@@ -131,9 +133,9 @@ class StatusBar(Horizontal):
     def on_resize(self, event: Resize) -> None:
         self.refit()
 
-    def _set(self, name: str, long: str, short: str = "") -> None:
+    def _set(self, name: str, long: str, short: str = "", middle: str = "") -> None:
         part = self.parts[name]
-        part.long, part.short = long, short
+        part.long, part.short, part.middle = long, short, middle
         self.refit()
 
     def refit(self) -> None:
@@ -233,9 +235,12 @@ class StatusBar(Horizontal):
     def set_compat(self, counts: Mapping[str, int], text: str) -> None:
         """What ReMe silently drops, per kind (``text`` is the short form; empty hides it)."""
         total = sum(counts.values())
-        self._set(
-            "status-compat", f"ReMe drops: {text}" if text else "", f"drops {total}" if text else ""
-        )
+        if text:
+            self._set(
+                "status-compat", f"ReMe drops: {text}", f"drops {total}", f"ReMe drops {total}"
+            )
+        else:
+            self._set("status-compat", "")
         label = self.query_one("#status-compat", Label)
         label.tooltip = "\n".join(f"{kind}: {n}" for kind, n in counts.items()) or None
 
@@ -249,6 +254,6 @@ class StatusBar(Horizontal):
         label.tooltip = f"change history: {size_text}; c opens the Changes view"
         if unreviewed:
             long = f"Δ {unreviewed} to review · {size_text}"
-            self._set("status-changes", long, f"Δ {unreviewed}")
+            self._set("status-changes", long, f"Δ {unreviewed}", f"Δ {unreviewed} to review")
         else:
             self._set("status-changes", "")

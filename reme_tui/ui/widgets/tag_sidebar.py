@@ -104,6 +104,7 @@ class TagSidebar(Vertical):
         self.selected: frozenset[str] = frozenset()
         self.excluded: frozenset[str] = frozenset()
         self.border_title = "Tags"
+        self.prompt_width = 0  # the row width the prompts were made for
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="tag-header"):
