@@ -72,8 +72,9 @@ def test_merge_tags_writes_and_reports(sample: Path, capsys: pytest.CaptureFixtu
     assert code == 0
     document = json.loads(out)
     assert set(document) == {
-        "tags", "into", "files", "skipped", "dry_run", "written", "refused", "journal",
+        "tags", "into", "files", "skipped", "dry_run", "written", "refused", "journal", "notes",
     }  # fmt: skip
+    assert document["notes"] == []  # the journal's final save worked: nothing to warn about
     assert sorted(document["written"]) == [
         "daily/2026-10-21/incident-atlas-login-outage.md",
         "daily/2026-11-12/globex-qbr.md",
