@@ -8,8 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 from textual.command import CommandPalette
-from textual.widgets import DataTable, Input, Markdown, ProgressBar, Sparkline, Static
-from textual.widgets.markdown import MarkdownBlock
+from textual.widgets import DataTable, Input, ProgressBar, Sparkline, Static
 
 from reme_tui.config import Settings, load_settings
 from reme_tui.engine.codes import Code
@@ -17,6 +16,7 @@ from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
 from reme_tui.ui.screens.help import HelpScreen
 from reme_tui.ui.screens.main import MainScreen
 from reme_tui.ui.widgets.chips import Chip
+from reme_tui.ui.widgets.markdown_body import MarkdownBody
 from reme_tui.ui.widgets.neighbours import NeighboursList
 from reme_tui.ui.widgets.preview import Preview, PreviewScroll, TagChip, plain_body
 from reme_tui.ui.widgets.results import ResultList, ResultsPane
@@ -292,10 +292,9 @@ async def test_preview_marks_the_matched_lines(app_factory: AppFactory) -> None:
         await type_query(pilot, "archive")
         screen = app.main_screen
         assert screen.query_one(Preview).path == "daily/2026-03-03/retro.md"
-        markdown = screen.query_one(Markdown)
-        marked = [b for b in markdown.query_children(MarkdownBlock) if b.has_class("-matched")]
-        assert marked  # the retro is one chunk: every body block is in range
-        assert "[[" not in markdown.source
+        body = screen.query_one(MarkdownBody)
+        assert body.matched == set(range(len(body.blocks)))  # the retro is one chunk
+        assert "[[" not in body.source
 
 
 async def test_cursor_preview_paints_plain_text_first_then_markdown(
@@ -310,7 +309,7 @@ async def test_cursor_preview_paints_plain_text_first_then_markdown(
         screen = app.main_screen
         preview = screen.query_one(Preview)
         plain = preview.query_one("#preview-plain", Static)
-        markdown = preview.query_one(Markdown)
+        markdown = preview.query_one(MarkdownBody)
         data = screen._read_plain("daily/2026-01-19/schema.md", None, None, None)
         assert data.markdown.startswith("# ") or data.markdown.strip()
         assert "memory_tags" not in data.markdown  # the body only: the header shows the rest
@@ -365,9 +364,9 @@ async def test_wikilinks_in_the_preview_are_followable(app_factory: AppFactory) 
         await settle(pilot)
         await type_query(pilot, "running summary")
         screen = app.main_screen
-        markdown = screen.query_one(Markdown)
-        assert "(<wiki:digest/atlas.md>)" in markdown.source
-        markdown.post_message(Markdown.LinkClicked(markdown, "wiki:digest/atlas.md"))
+        body = screen.query_one(MarkdownBody)
+        assert "(<wiki:digest/atlas.md>)" in body.source
+        body.post_message(MarkdownBody.LinkClicked("wiki:digest/atlas.md"))
         await settle(pilot)
         assert screen.query_one(Preview).path == "digest/atlas.md"
 
@@ -502,8 +501,7 @@ async def test_editor_runs_and_the_memory_is_reread(
         await type_query(pilot, "tomatoes")
         await pilot.press("escape", "e")
         await settle(pilot)
-        markdown = app.main_screen.query_one(Markdown)
-        assert "zucchini" in markdown.source
+        assert "zucchini" in app.main_screen.query_one(MarkdownBody).source
         await pilot.press("slash", "ctrl+a")
         assert app.focused is not None
 
@@ -536,7 +534,7 @@ async def test_live_update_keeps_selection_and_refreshes(
         assert "daily/2026-03-12/new.md" in rows_of(screen)
         assert label_text(screen, "#status-count") == "9 memories"
         assert "fresh" in [t for t, _ in screen.query_one(TagSidebar).tags]
-        assert "More postgres" in screen.query_one(Markdown).source
+        assert "More postgres" in screen.query_one(MarkdownBody).source
         messages = [n.message for n in app._notifications]
         assert any("added daily/2026-03-12/new.md" in m for m in messages)
 

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets.markdown import MarkdownBlock
 
 from reme_tui.ui.rows import snippet, term_pattern
+from reme_tui.ui.widgets.markdown_body import MarkdownBody
 from reme_tui.ui.widgets.preview import Preview
 from reme_tui.ui.widgets.results import ResultList
 
@@ -80,18 +80,19 @@ async def test_preview_highlights_query_words_and_n_jumps(app_factory: AppFactor
         await pilot.press("enter")  # open the first result
         await settle(pilot)
         preview = app.screen.query_one(Preview)
-        assert preview.hits
-        for block in preview.hits:
-            spans = [s for s in block._content.spans if "warning" in str(s.style)]
-            assert spans, block._content.plain
+        body = preview.query_one(MarkdownBody)
+        assert preview.body_hits
+        for block in preview.body_hits:
+            assert "postgres" in body.blocks[block].text.lower()
+        painted = [seg for y in range(body.line_count) for seg in body.render_line(y)]
+        hits = [seg for seg in painted if seg.text.lower() == "postgres"]
+        assert hits and all(seg.style is not None and seg.style.bold for seg in hits)
         await pilot.press("n")
-        assert preview.hit_index == 0 and preview.hits[0].has_class("-hit")
+        assert preview.hit_index == 0 and body.current == preview.body_hits[0]
         await pilot.press("N")
-        assert preview.hit_index == len(preview.hits) - 1
+        assert preview.hit_index == len(preview.body_hits) - 1
         assert "· n/N" in preview.border_subtitle
-        current = preview.hits[preview.hit_index]
-        marked = [b for b in app.screen.query(MarkdownBlock) if b.has_class("-hit")]
-        assert marked == [current]
+        assert body.current == preview.body_hits[preview.hit_index]
 
 
 def write_plan(workspace: Path) -> None:
@@ -118,37 +119,36 @@ async def open_links_memory(pilot: Any) -> Preview:
     return pilot.app.screen.query_one(Preview)
 
 
+def matched_texts(body: MarkdownBody) -> list[str]:
+    return [body.blocks[index].text for index in sorted(body.matched)]
+
+
 async def test_wikilink_anchor_opens_at_the_heading(
     app_factory: AppFactory, workspace: Path
 ) -> None:
-    from textual.widgets import Markdown
-
     write_plan(workspace)
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
         preview = await open_links_memory(pilot)
         assert preview.path == "daily/2026-03-14/links.md"
-        markdown = preview.query_one(Markdown)
-        markdown.post_message(Markdown.LinkClicked(markdown, "wiki:digest/plan.md#Budget"))
+        body = preview.query_one(MarkdownBody)
+        body.post_message(MarkdownBody.LinkClicked("wiki:digest/plan.md#Budget"))
         await settle(pilot, quiet=0.1)
         assert preview.path == "digest/plan.md"
-        matched = [b for b in markdown.query(MarkdownBlock) if b.has_class("-matched")]
-        assert matched and matched[0]._content.plain == "Budget"
-        assert "Restore" not in " ".join(b._content.plain for b in matched)
+        matched = matched_texts(body)
+        assert matched and matched[0] == "## Budget"
+        assert "Restore" not in " ".join(matched)
         assert preview.query_one("#preview-scroll").scroll_y > 10
 
 
 async def test_embed_renders_the_embedded_section(app_factory: AppFactory, workspace: Path) -> None:
-    from textual.widgets import Markdown
-
     write_plan(workspace)
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        markdown = (await open_links_memory(pilot)).query_one(Markdown)
-        assert "> Restore the snapshot." in markdown.source
-        assert "Nothing here" not in markdown.source  # only the Rollback section
-        matched = [b for b in markdown.query(MarkdownBlock) if b.has_class("-matched")]
-        assert "zebra" in " ".join(b._content.plain for b in matched)  # lines still map
+        body = (await open_links_memory(pilot)).query_one(MarkdownBody)
+        assert "> Restore the snapshot." in body.source
+        assert "Nothing here" not in body.source  # only the Rollback section
+        assert "zebra" in " ".join(matched_texts(body))  # lines still map
 
 
 async def test_enter_on_a_link_with_a_heading_opens_at_the_heading(
@@ -156,8 +156,6 @@ async def test_enter_on_a_link_with_a_heading_opens_at_the_heading(
 ) -> None:
     """Issue 22: Enter on `→ Plan … #Budget` in the Links panel opened the top of the file,
     where a click on the same link in the preview opens at the heading."""
-    from textual.widgets import Markdown
-
     from reme_tui.ui.widgets.neighbours import NeighboursList
 
     write_plan(workspace)
@@ -175,7 +173,6 @@ async def test_enter_on_a_link_with_a_heading_opens_at_the_heading(
         await pilot.press("enter")
         await settle(pilot, quiet=0.1)
         assert preview.path == "digest/plan.md"
-        markdown = preview.query_one(Markdown)
-        matched = [b for b in markdown.query(MarkdownBlock) if b.has_class("-matched")]
-        assert matched and matched[0]._content.plain == "Budget"
+        matched = matched_texts(preview.query_one(MarkdownBody))
+        assert matched and matched[0] == "## Budget"
         assert preview.query_one("#preview-scroll").scroll_y > 10

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -126,6 +128,35 @@ def test_term_pattern_matches_whole_tokens_only() -> None:
     text = "Postgres postgres_x xpostgres 数据"
     assert [m.group(0) for m in pattern.finditer(text)] == ["Postgres", "数"]
     assert term_pattern([]) is None
+
+
+def _reference_pattern(terms: list[str]) -> re.Pattern[str] | None:
+    """The first formulation: one negated class per term, slow to compile (~5 ms)."""
+    word = r"[^\W\u4e00-\u9fff]"
+    ordered = sorted({t for t in terms if t}, key=lambda t: (-len(t), t))
+    parts = [
+        re.escape(t)
+        if re.fullmatch(r"[\u4e00-\u9fff]", t)
+        else rf"(?<!{word}){re.escape(t)}(?!{word})"
+        for t in ordered
+    ]
+    return re.compile("|".join(parts), re.IGNORECASE) if parts else None
+
+
+_ALPHABET = st.sampled_from(list("abAB_1 -.éÉßΣσς数据中\u0130\u0131"))
+
+
+@given(
+    st.lists(st.text(_ALPHABET, min_size=1, max_size=4), max_size=4),
+    st.text(_ALPHABET, max_size=60),
+)
+def test_term_pattern_finds_what_the_reference_pattern_finds(terms: list[str], text: str) -> None:
+    fast, reference = term_pattern(terms), _reference_pattern(terms)
+    if reference is None:
+        assert fast is None
+        return
+    assert fast is not None
+    assert [m.span() for m in fast.finditer(text)] == [m.span() for m in reference.finditer(text)]
 
 
 def test_snippet_centres_on_the_first_match_and_drops_heading_marks() -> None:

@@ -181,8 +181,7 @@ async def test_query_grammar_makes_reme_filter_chips(reme_root: Path, settings: 
 
 
 async def test_preview_links_to_sources_are_followable(reme_root: Path, settings: Settings) -> None:
-    from textual.widgets import Markdown
-
+    from reme_tui.ui.widgets.markdown_body import MarkdownBody
     from reme_tui.ui.widgets.preview import Preview
 
     app = _app(reme_root, settings)
@@ -190,14 +189,9 @@ async def test_preview_links_to_sources_are_followable(reme_root: Path, settings
         await settle(pilot)
         app.main_screen.open_memory("digest/procedure/release-orbit.md")
         await settle(pilot, quiet=0.5)
-        preview = app.main_screen.query_one(Preview)
-        source = preview.query(Markdown).first().source
-        assert "(<wiki:session/dialog/s-20260312-bug.jsonl>)" in source  # a followable link
-        assert "~~session/dialog/s-20260320-demo.jsonl~~" in source  # missing: struck
-        preview.post_message(
-            Markdown.LinkClicked(
-                preview.query(Markdown).first(), "wiki:session/dialog/s-20260312-bug.jsonl"
-            )
-        )
+        body = app.main_screen.query_one(Preview).query_one(MarkdownBody)
+        assert "(<wiki:session/dialog/s-20260312-bug.jsonl>)" in body.source  # followable
+        assert "~~session/dialog/s-20260320-demo.jsonl~~" in body.source  # missing: struck
+        body.post_message(MarkdownBody.LinkClicked("wiki:session/dialog/s-20260312-bug.jsonl"))
         await settle(pilot)
         assert isinstance(app.screen, TranscriptScreen)

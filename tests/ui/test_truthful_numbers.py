@@ -148,7 +148,7 @@ async def test_no_results_clears_the_preview(app_factory: AppFactory) -> None:
         await pilot.press(*"zzzqqq")
         await settle(pilot)
         assert preview.path is None
-        assert app.screen.query_one("#preview-markdown").source == ""
+        assert app.screen.query_one("#preview-body").source == ""
         assert "no memory matches" in str(app.screen.query_one("#preview-name").render())
 
 

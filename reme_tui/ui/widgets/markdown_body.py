@@ -65,6 +65,7 @@ class MarkdownBody(Widget):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.source = ""  # the Markdown shown
         self.blocks: list[SourceBlock] = []
         self.pattern: re.Pattern[str] | None = None
         self.matched: set[int] = set()  # block indexes shown as matched
@@ -73,10 +74,13 @@ class MarkdownBody(Widget):
         self._rendered: list[_Rendered] = []
         self._lines: list[tuple[int, int]] = []  # (block, line within it) per body line
         self.lines_built = 0  # strips made: what painting cost
+        self.generation = 0  # bumped by every set_body: later callbacks check it
 
     # -- content -------------------------------------------------------------
 
     def set_body(self, body: str, pattern: re.Pattern[str] | None) -> None:
+        self.generation += 1
+        self.source = body
         self.blocks = split_blocks(body)
         self.pattern = pattern
         self.matched, self.current = set(), None
@@ -159,7 +163,7 @@ class MarkdownBody(Widget):
             return Strip.blank(width)
         index, line = self._lines[y]
         if index < 0:
-            return Strip.blank(width, self._background(None))
+            return Strip.blank(width, self._gap_style(y))
         self.lines_built += 1
         segments = clickable_links(self._rendered[index].lines[line], "follow")
         if self.pattern is not None and self._rendered[index].has_hit:
@@ -169,8 +173,19 @@ class MarkdownBody(Widget):
                 segments = highlighted(self.app.console, segments, spans, self._hit_style())
         background = self._background(index)
         if background is not None:
-            segments = list(Segment.apply_style(segments, post_style=background))
+            # Under the segments: a hit keeps its own colours on a matched block.
+            segments = list(Segment.apply_style(segments, style=background))
         return Strip(segments).extend_cell_length(width).crop(0, width)
+
+    def _gap_style(self, y: int) -> Style:
+        """The blank line between two blocks: marked when both are (a matched range reads
+        as one band), else the widget's own colours (a bare blank showed black on light
+        themes)."""
+        before = self._lines[y - 1][0] if y > 0 else None
+        after = self._lines[y + 1][0] if y + 1 < len(self._lines) else None
+        if before is not None and before in self.matched and after in self.matched:
+            return self.get_component_rich_style(MATCHED)
+        return self.rich_style
 
     def _background(self, index: int | None) -> Style | None:
         if index is not None and index == self.current:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -14,8 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.events import Click, Resize
-from textual.widgets import Label, Markdown, Static
-from textual.widgets.markdown import MarkdownBlock
+from textual.widgets import Label, Static
 
 from reme_tui.safe_text import for_terminal
 from reme_tui.ui.cells import cut_left
@@ -24,21 +22,11 @@ from reme_tui.ui.focus import FollowsFocus
 from reme_tui.ui.messages import OpenMemory, OpenSource, TagChosen
 from reme_tui.ui.rows import term_pattern
 from reme_tui.ui.widgets.markdown_body import MarkdownBody
-from reme_tui.ui.widgets.results import HIT_STYLE, highlight
+from reme_tui.ui.widgets.results import highlight
 from reme_tui.ui.widgets.steady_label import SteadyLabel
 from reme_tui.ui.wikilinks import expand_embeds, linkify, parse_wiki_href, rendered_index
 
 MAX_PREVIEW_CHARS = 400_000
-# Bodies this long, or with a table, are drawn line by line (MarkdownBody) instead of by
-# Textual's Markdown, which mounts a widget per block: 0.5-1 s for a 10-14 KB memory.
-LONG_BODY_CHARS = 3_000
-_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$", re.MULTILINE)
-
-
-def is_long(markdown: str) -> bool:
-    return len(markdown) > LONG_BODY_CHARS or _TABLE_ROW.search(markdown) is not None
-
-
 PLAIN_MAX_LINES = 200  # a screenful and more; the Markdown render follows within BROWSE_DELAY
 
 
@@ -90,9 +78,7 @@ class Preview(Vertical):
         self.line: int | None = None
         self.explain: str | None = None
         self.terms: list[str] = []  # the query's words, highlighted in the body
-        self.hits: list[MarkdownBlock] = []  # blocks holding them, in reading order
-        self.body_hits: list[int] = []  # the same for a long body (MarkdownBody's blocks)
-        self.long_body = False  # the body is drawn by MarkdownBody
+        self.body_hits: list[int] = []  # the body's blocks holding them, in reading order
         self.hit_index = -1
         self.inserted: tuple[tuple[int, int], ...] = ()
         self.border_title = "Preview"
@@ -110,10 +96,7 @@ class Preview(Vertical):
             plain = Static("", id="preview-plain", markup=False)
             plain.display = False
             yield plain
-            yield Markdown("", id="preview-markdown", open_links=False)
-            body = MarkdownBody(id="preview-body")
-            body.display = False
-            yield body
+            yield MarkdownBody(id="preview-body")
 
     def on_mount(self) -> None:
         self.show_placeholder("Select a result to preview it here.")
@@ -127,8 +110,7 @@ class Preview(Vertical):
             self.query_one(field, Label).update("")
         self.query_one("#preview-notes", Label).display = False
         self.query_one("#preview-tags").remove_children()
-        self.query_one(Markdown).update("")
-        self._show_markdown()
+        self._show_body("")
         self.border_title = "Preview"
 
     async def show_plain(self, data: PreviewData) -> None:
@@ -139,7 +121,6 @@ class Preview(Vertical):
         plain = self.query_one("#preview-plain", Static)
         plain.update(highlight(data.markdown, self.terms))
         plain.display = True
-        self.query_one(Markdown).display = False
         self.query_one(MarkdownBody).display = False
         self.query_one(PreviewScroll).scroll_home(animate=False)
 
@@ -147,46 +128,33 @@ class Preview(Vertical):
         """Render ``data``; scroll to its matched lines unless ``keep_scroll`` (live refresh)."""
         scroll = self.query_one(PreviewScroll)
         previous_y = scroll.scroll_y
-        markdown = self.query_one(Markdown)
         if not await self._show_header(data):
-            await markdown.update("")
-            self._show_markdown()
+            self._show_body("")
             return
         self.inserted = data.inserted
-        if is_long(data.markdown):
-            await markdown.update("")
-            self._show_long_body(data.markdown)
-        else:
-            await markdown.update(data.markdown)
-            self._show_markdown()
-            self._highlight_terms()
+        self._show_body(data.markdown)
         if keep_scroll:
             self.call_after_refresh(scroll.scroll_to, y=previous_y, animate=False)
         else:
             self._mark_lines(data.memory, data.line, data.end_line)
 
-    def _show_markdown(self) -> None:
-        self.long_body = False
-        self.query_one("#preview-plain", Static).display = False
-        self.query_one(MarkdownBody).display = False
-        self.query_one(Markdown).display = True
-
-    def _show_long_body(self, markdown: str) -> None:
-        self.long_body = True
-        self.hits, self.body_hits, self.hit_index = [], [], -1
+    def _show_body(self, markdown: str) -> None:
+        """The body, drawn line by line (MarkdownBody): Textual's Markdown widget mounted a
+        widget per block, 0.5-1 s for a 10-14 KB memory and most of what a keystroke cost
+        while the preview followed the typing (issue 19)."""
+        self.body_hits, self.hit_index = [], -1
         self.border_subtitle = ""
         body = self.query_one(MarkdownBody)
         body.set_body(markdown, term_pattern(self.terms))
         self.query_one("#preview-plain", Static).display = False
-        self.query_one(Markdown).display = False
         body.display = True
         if body.pattern is not None:
             # After the first paint: counting hits renders every block.
-            self.call_after_refresh(self._count_body_hits, body)
+            self.call_after_refresh(self._count_body_hits, body, body.generation)
 
-    def _count_body_hits(self, body: MarkdownBody) -> None:
-        if not self.long_body or self.query_one(MarkdownBody) is not body:
-            return
+    def _count_body_hits(self, body: MarkdownBody, generation: int) -> None:
+        if body.generation != generation:
+            return  # another body was shown since
         self.body_hits = body.hit_blocks()
         if self.body_hits:
             count = len(self.body_hits)
@@ -255,8 +223,7 @@ class Preview(Vertical):
         self.query_one("#preview-meta", Label).update("")
         self.query_one("#preview-notes", Label).display = False
         await self.query_one("#preview-tags").remove_children()
-        await self.query_one(Markdown).update("")
-        self._show_markdown()
+        self._show_body("")
 
     @property
     def shows_deleted(self) -> bool:
@@ -273,45 +240,8 @@ class Preview(Vertical):
     def set_terms(self, terms: list[str]) -> None:
         self.terms = list(terms)
 
-    def _highlight_terms(self) -> None:
-        """Style every query word in the rendered blocks and remember the blocks for n/N."""
-        self.hits, self.hit_index = [], -1
-        self.border_subtitle = ""
-        pattern = term_pattern(self.terms)
-        if pattern is None:
-            return
-        for block in self.query_one(Markdown).query(MarkdownBlock):
-            # Textual keeps a block's inline text in `_content`; re-styling it keeps links.
-            content = block._content
-            found = list(pattern.finditer(content.plain))
-            if not found:
-                continue
-            for match in found:
-                content = content.stylize(HIT_STYLE, match.start(), match.end())
-            block.set_content(content)
-            self.hits.append(block)
-        if self.hits:
-            blocks = "1 block" if len(self.hits) == 1 else f"{len(self.hits)} blocks"
-            self.border_subtitle = f"query words in {blocks} · n/N"
-
     def jump_hit(self, step: int) -> None:
         """Scroll to the next (``step`` 1) or previous (-1) block holding a query word."""
-        if self.long_body:
-            self._jump_body_hit(step)
-            return
-        if not self.hits:
-            self.notify("No query words in this memory", timeout=1.5)
-            return
-        if 0 <= self.hit_index < len(self.hits):
-            self.hits[self.hit_index].remove_class("-hit")
-        self.hit_index = (self.hit_index + step) % len(self.hits)
-        block = self.hits[self.hit_index]
-        block.add_class("-hit")
-        scroll = self.query_one(PreviewScroll)
-        scroll.scroll_to_widget(block, top=True, animate=False)
-        self.border_subtitle = f"{self.hit_index + 1}/{len(self.hits)} · n/N"
-
-    def _jump_body_hit(self, step: int) -> None:
         body = self.query_one(MarkdownBody)
         if not self.body_hits:
             self.body_hits = body.hit_blocks() if body.pattern is not None else []
@@ -344,49 +274,13 @@ class Preview(Vertical):
 
     def _mark_lines(self, memory: Any, line: int | None, end_line: int | None) -> None:
         """Highlight the blocks holding the matched lines and scroll the first into view."""
-        if self.long_body:
-            start = end = None
-            if line is not None:
-                inserted = list(self.inserted)
-                start = rendered_index(line - memory.body_start_line, inserted)
-                last = (end_line if end_line is not None else line) - memory.body_start_line
-                end = rendered_index(last, inserted) + 1
-            self._mark_body_lines(start, end)
-            return
-        scroll = self.query_one(PreviewScroll)
-        markdown = self.query_one(Markdown)
-        first: MarkdownBlock | None = None
-        changed: list[MarkdownBlock] = []
+        start = end = None
         if line is not None:
             inserted = list(self.inserted)
             start = rendered_index(line - memory.body_start_line, inserted)
             last = (end_line if end_line is not None else line) - memory.body_start_line
             end = rendered_index(last, inserted) + 1
-            for block in markdown.query_children(MarkdownBlock):
-                block_start, block_end = block.source_range
-                hit = block_start < end and block_end > start
-                if hit != block.has_class("-matched"):
-                    block.set_class(hit, "-matched", update=False)
-                    changed.append(block)
-                if hit and first is None:
-                    first = block
-        if changed:
-            # Restyle the blocks alone: set_class restyles each block's whole subtree (a
-            # long list is hundreds of widgets), most of a preview's render time, while
-            # the `-matched` rule only paints the block's own background.
-            self.app.stylesheet.update_nodes(changed, animate=False)
-            for block in changed:
-                block.refresh()
-        if first is None or first.source_range[0] == 0:
-            scroll.scroll_home(animate=False)
-        else:
-            target = first
-            self.call_after_refresh(scroll.scroll_to_widget, target, top=True, animate=False)
-
-    @on(Markdown.LinkClicked)
-    def _link(self, event: Markdown.LinkClicked) -> None:
-        event.stop()
-        self.follow_href(event.href)
+        self._mark_body_lines(start, end)
 
     @on(MarkdownBody.LinkClicked)
     def _body_link(self, event: MarkdownBody.LinkClicked) -> None:
