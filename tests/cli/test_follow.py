@@ -83,6 +83,9 @@ def test_follow_piped_into_grep_ctrl_c_exits_zero_and_grep_130(tmp_path: Path) -
         stdout=subprocess.PIPE,
         text=True,
         process_group=follow.pid,
+        # A shell's foreground job takes Ctrl-C's default action even where this test
+        # runs with SIGINT ignored (a background job of a script inherits SIG_IGN).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     follow.stdout.close()  # grep holds the pipe's read end now
     try:
