@@ -151,13 +151,15 @@ def _follow(
             sys.stdout.write(format_response(current, color=color))
         sys.stdout.flush()
 
-    emit(response)
-    last = response.to_json()
-    logging.getLogger("watchfiles").setLevel(logging.ERROR)
-    applied = False  # the saved index is behind: saved when following stops
+    # In place before the first results show: a Ctrl-C as soon as they are seen stops
+    # following (exit 0), never a KeyboardInterrupt between printing and watching.
     stop = threading.Event()
     previous = _stop_on_interrupt(stop)
+    applied = False  # the saved index is behind: saved when following stops
     try:
+        emit(response)
+        last = response.to_json()
+        logging.getLogger("watchfiles").setLevel(logging.ERROR)
         for batch in watch_batches(
             engine.root,
             stop_event=stop,
@@ -181,6 +183,8 @@ def _follow(
                 emit(current)
     except KeyboardInterrupt:
         pass
+    except BrokenPipeError:
+        raise  # the reader went away (`| head`): the entry's quiet exit, not a watch failure
     except (OSError, RuntimeError) as exc:
         if root_is_gone(engine.root):
             error(f"workspace {engine.root} was deleted or moved; stopping")

@@ -367,3 +367,29 @@ async def test_tag_churn_with_a_filter_counts_the_matching_entries(
         churn = _diff_text(screen)
         assert "No tag was added or removed" not in churn
         assert "project-atlas" in churn and "project_atlas" in churn
+
+
+@pytest.mark.parametrize("size", [(80, 24), SIZE])
+async def test_the_revert_dialog_shows_its_first_line_whole(
+    app_factory: AppFactory, workspace: Path, size: tuple[int, int]
+) -> None:
+    """Issue 22: the dialog's first line ran past its border ('…(refused for any file
+    cha│'); it wraps inside the dialog instead, every word of it painted."""
+    from textual.geometry import Region
+
+    app = app_factory()
+    async with app.run_test(size=size) as pilot:
+        screen = await _open_after_agent_edits(app, pilot, workspace)
+        screen.query_one(Timeline).move_to(_row_of(screen, GARDEN))
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, RevertConfirmScreen)
+        title = dialog.query_one("#revert-title", Label)
+        body = dialog.query_one("#revert-body")
+        assert body.content_region.contains_region(title.region)
+        painted = title.render_lines(Region(0, 0, *title.region.size))
+        words = " ".join(strip.text for strip in painted).split()
+        assert words == str(title.render()).split()
+        assert words[-3:] == ["file", "changed", "since)"]

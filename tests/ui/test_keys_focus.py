@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from textual import events
+from textual.widgets import Input
 
 from reme_tui.ui.screens.main import MainScreen
 from reme_tui.ui.widgets.results import ResultList
@@ -142,6 +143,9 @@ async def test_help_can_be_searched(app_factory: AppFactory) -> None:
         everything = len(help_screen.shown())
         await pilot.press(*"revert")
         await settle(pilot)
+        # every key typed, the first (which moves the focus to the box) too: the box took
+        # focus by selecting what the first key wrote, and "e" replaced it ("evert")
+        assert help_screen.query_one("#help-filter", Input).value == "revert"
         shown = help_screen.shown()
         assert shown and len(shown) < everything
         assert all("revert" in " ".join(row).lower() for row in shown)

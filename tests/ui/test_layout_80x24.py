@@ -82,3 +82,30 @@ async def test_at_80x24_the_preview_header_keeps_the_date_and_lines(
         assert first.endswith("lines 4–6"), first
         preview = app.screen.query_one("#preview")
         assert cell_len(first) <= preview.content_size.width - 2  # inside the header's padding
+
+
+async def test_at_80x24_a_memorys_warning_in_the_preview_is_whole(
+    app_factory: AppFactory, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 22 asked for a file's diagnostics in the preview header; at 80 columns the
+    line ran off the pane ("`memory_tags` is a str ('a"). It wraps, every word painted."""
+    from pathlib import Path
+
+    from textual.geometry import Region
+
+    scalar = "daily/2026-03-02/scalar.md"
+    (Path(workspace) / "daily/2026-03-02").mkdir(parents=True, exist_ok=True)
+    (Path(workspace) / scalar).write_text("---\nname: Scalar\nmemory_tags: alice\n---\nA note.\n")
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.main_screen.open_memory(scalar)
+        await settle(pilot)
+        notes = app.main_screen.query_one("#preview-notes")
+        header = app.main_screen.query_one("#preview-header")
+        assert notes.display
+        assert header.content_region.contains_region(notes.region)
+        painted = notes.render_lines(Region(0, 0, *notes.region.size))
+        words = " ".join(strip.text for strip in painted).split()
+        assert words == str(notes.render()).split()
+        assert words[-3:] == ["as", "a", "list"]

@@ -575,3 +575,50 @@ async def test_a_scalar_tag_entry_is_not_shown_as_tags_reme_reads(
         await settle(pilot)
         assert tags_on_disk(workspace, scalar) == ["alice", "bob"]
         assert app.engine.memory(scalar).tags == ("alice", "bob")
+
+
+@anyio
+@pytest.mark.parametrize("theme", ["reme-dusk", "reme-forest", "reme-paper"])
+async def test_the_picked_suggestion_is_told_apart_as_painted(
+    app_factory: AppFactory, theme: str
+) -> None:
+    """Issue 22: in reme-paper the picked row's tint was 1.05:1 against the list, and the
+    contrast test, reading theme variables, never saw that state. Here the rows are read as
+    painted: every character of both rows reads as text (4.5:1), and the picked row differs
+    from the other either by a background at 3:1 or by a mark the other row lacks."""
+    from textual.color import Color
+    from textual.geometry import Region
+
+    from .test_theme_contrast import AA, NON_TEXT, contrast
+
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        app.theme = theme
+        editor = await open_editor(pilot, GARDEN)
+        await pilot.press("a", "down")
+        await settle(pilot)
+        assert editor.picked == "alice"
+        listing = editor.query_one(SuggestionList)
+        strips = listing.render_lines(Region(0, 0, *listing.region.size))
+        rows = [s for s in strips if "alice" in s.text or "project_atlas" in s.text]
+        assert len(rows) == 2 and "alice" in rows[0].text
+
+        def cells(strip: Any) -> list[tuple[str, Color, Color]]:
+            out = []
+            for segment in strip:
+                style = segment.style
+                assert style is not None and style.color and style.bgcolor, segment
+                fg = Color.from_rich_color(style.color)
+                bg = Color.from_rich_color(style.bgcolor)
+                out += [(char, fg, bg) for char in segment.text]
+            return out
+
+        picked, other = cells(rows[0]), cells(rows[1])
+        for char, fg, bg in picked + other:
+            if not char.isspace():
+                assert contrast(fg, bg) >= AA, (theme, char, fg.hex, bg.hex)
+        backgrounds = contrast(picked[-1][2], other[-1][2])
+        marks = {c for c, _, _ in picked if not c.isalnum() and not c.isspace()} - {
+            c for c, _, _ in other
+        }
+        assert backgrounds >= NON_TEXT or marks, (theme, round(backgrounds, 2), marks)

@@ -64,6 +64,9 @@ class HelpScreen(ModalScreen[None]):
                 placeholder="filter: type a key, an action or a place",
                 id="help-filter",
                 compact=True,
+                # typing on the table writes its first key here, then focuses the box:
+                # selecting on focus made the second key replace the first
+                select_on_focus=False,
             )
             yield DataTable(id="help-keys", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="help-more"):
