@@ -26,6 +26,24 @@ def run_list_tags(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def run_edit_tags(args: argparse.Namespace) -> int:
+    """`reme-tui edit-tags PATH --add TAG | --remove TAG | --set [TAG...]`: the old flags'
+    edit, one operation per run. The old flags (--add-tag PATH TAG ...) come here with
+    their own arguments and no PATH."""
+    if getattr(args, "path", None) is None:
+        return run_tag_edit(args)
+    chosen = [name for name in ("add", "remove", "set") if getattr(args, name) is not None]
+    if len(chosen) != 1:
+        raise UsageError("edit-tags needs exactly one of --add TAG, --remove TAG, --set TAG...")
+    if args.add is not None:
+        args.add_tag = [args.path, args.add]
+    elif args.remove is not None:
+        args.remove_tag = [args.path, args.remove]
+    else:
+        args.set_tags = [args.path, *args.set]
+    return run_tag_edit(args)
+
+
 def run_tag_edit(args: argparse.Namespace) -> int:
     """--add-tag / --remove-tag / --set-tags: rewrite only the file's tag lines."""
     from reme_tui.engine import EditError

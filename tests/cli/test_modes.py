@@ -46,7 +46,7 @@ def test_app_without_a_terminal_exits_2_at_once_with_a_one_line_hint(
     out, err = capsys.readouterr()
     assert out == ""
     assert err.count("\n") == 1 and "needs a terminal" in err
-    assert "--query" in err and "--list-tags" in err
+    assert "reme-tui search QUERY" in err and "reme-tui --help" in err
 
 
 def test_missing_workspace_exits_1_in_the_app_as_in_headless_modes(

@@ -1,0 +1,58 @@
+"""The installed wheel's commands, as a user types them in a shell: `reme-tui COMMAND`,
+their help, short mistakes, and the old mode flags kept as aliases."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from .conftest import CHECKOUT
+
+
+@pytest.fixture
+def sample(tmp_path: Path) -> Path:
+    return Path(shutil.copytree(CHECKOUT / "sample_workspace", tmp_path / "sample"))
+
+
+def run(reme_tui: Path, env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(reme_tui), *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+    )
+
+
+def test_commands_answer_as_the_old_flags_did(
+    reme_tui: Path, home: dict[str, str], sample: Path, tmp_path: Path
+) -> None:
+    new = run(reme_tui, home, tmp_path, "search", "launch budget", str(sample), "--json")
+    assert new.returncode == 0, new.stderr
+    assert json.loads(new.stdout)["results"]
+    old = run(reme_tui, home, tmp_path, str(sample), "--query", "launch budget", "--json")
+    assert old.returncode == 0 and old.stdout == new.stdout
+    assert "reme-tui: note: --query is deprecated" in old.stderr
+    assert "deprecated" not in new.stderr
+    tags = run(reme_tui, home, tmp_path, "tags", "--json", "-w", str(sample))
+    assert tags.returncode == 0 and json.loads(tags.stdout)["total_tags"] > 0
+
+
+def test_help_is_per_command_and_mistakes_are_short(
+    reme_tui: Path, home: dict[str, str], tmp_path: Path
+) -> None:
+    top = run(reme_tui, home, tmp_path, "--help")
+    assert top.returncode == 0 and "  search " in top.stdout and "  mcp " in top.stdout
+    helped = run(reme_tui, home, tmp_path, "search", "--help")
+    assert helped.returncode == 0 and "examples:" in helped.stdout
+    wrong = run(reme_tui, home, tmp_path, "search", "budget", "--limt", "2")
+    assert wrong.returncode == 2 and wrong.stdout == ""
+    assert "did you mean --limit?" in wrong.stderr and len(wrong.stderr.splitlines()) == 4
+    typo = run(reme_tui, home, tmp_path, "serch", "budget")
+    assert typo.returncode == 2 and "did you mean: reme-tui search?" in typo.stderr
