@@ -30,7 +30,10 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     for flag in [*(f for mode in MODES for f in mode.old_flags), *FLAGS]:
         if flag.group not in groups:
             groups[flag.group] = parser.add_argument_group(flag.group)
-        groups[flag.group].add_argument(*flag.names, **flag.options)
+        # `-0` would make argparse read every negative number (--vector-weight -0.1) as
+        # a flag: the old form keeps the long spelling only.
+        names = [name for name in flag.names if name != "-0"]
+        groups[flag.group].add_argument(*names, **flag.options)
     return parser
 
 

@@ -154,7 +154,8 @@ FLAGS: tuple[Flag, ...] = (
     flag("--until", group=SEARCH_GROUP, metavar="YYYY-MM-DD", help="inclusive end date"),
     flag("--strict-dates", group=SEARCH_GROUP, action="store_true",
          help="with a date range, drop undated memories"),
-    flag("--limit", group=SEARCH_GROUP, type=int, metavar="N", help="results (default 5)"),
+    flag("--limit", group=SEARCH_GROUP, type=int, metavar="N",
+         help="how many (search: default 5; list: all)"),
     flag("--min-score", group=SEARCH_GROUP, type=float, metavar="X",
          help="drop lower scores (default 0 = off)"),
     flag("--follow", group=SEARCH_GROUP, action="store_true",
@@ -180,6 +181,12 @@ FLAGS: tuple[Flag, ...] = (
          help="discard the saved index and build it again"),
     flag("--json", group=OUTPUT_GROUP, action="store_true",
          help="print exactly one JSON document"),
+    flag("--jsonl", group=OUTPUT_GROUP, action="store_true",
+         help="one JSON object per line, one line per memory"),
+    flag("--paths", group=OUTPUT_GROUP, action="store_true",
+         help="workspace-relative paths only, one a line"),
+    flag("-0", "--null", group=OUTPUT_GROUP, action="store_true", dest="null",
+         help="paths only, each ended by a NUL byte (for xargs -0, fzf --read0)"),
     flag("--reme-config", group=REME_GROUP, metavar="FILE",
          help="ReMe's YAML config (reme start config=FILE): workspace_dir (relative to the "
               "config's folder), daily_dir, digest_dir, session_dir, resource_dir, "
@@ -204,10 +211,11 @@ FLAGS: tuple[Flag, ...] = (
 # Where the workspace is and which folders hold memories: every command on a workspace.
 _WHERE = frozenset({"reme_config", "daily_dir", "digest_dir"})
 _INDEX = _WHERE | {"all_markdown", "no_cache", "rebuild"}
-_SEARCH = frozenset(
+_FILTERS = frozenset(
     {"tag", "all_tags", "exclude_tag", "since", "until", "strict_dates", "limit"}
-    | {"path", "path_prefix", "meta", "min_score"}
+    | {"path", "path_prefix", "meta"}
 )
+_SEARCH = _FILTERS | {"min_score"}
 _SEMANTIC = frozenset({"model", "allow_download", "vector_weight"})
 _MODES_GROUP = "headless modes (print and exit)"
 _MCP_DETAILS = (
@@ -237,6 +245,12 @@ MODES: tuple[Mode, ...] = (
                     argument("query", metavar="QUERY", help="the search to explain")),
          examples=('reme-tui explain daily/2026-03-10.md "launch budget"',
                    'reme-tui explain daily/2026-03-10.md budget --tag alice --json')),
+    Mode("list", "listing:run_list", _INDEX | _FILTERS | {"json", "jsonl", "paths", "null"},
+         "list memories by tag, date or path, newest first (no query)",
+         examples=("reme-tui list --tag alice --since 2026-03-01",
+                   "reme-tui list --path-prefix digest/ --paths",
+                   "reme-tui list --tag project_atlas -0 | xargs -0 grep -l budget",
+                   "reme-tui list --jsonl | jq -r .name")),
     Mode("tags", "tags:run_list_tags", _INDEX | {"order_by", "order", "json"},
          "list tags with file counts",
          flag=flag("--list-tags", group=_MODES_GROUP, action="store_true",

@@ -56,3 +56,19 @@ def test_help_is_per_command_and_mistakes_are_short(
     assert "did you mean --limit?" in wrong.stderr and len(wrong.stderr.splitlines()) == 4
     typo = run(reme_tui, home, tmp_path, "serch", "budget")
     assert typo.returncode == 2 and "did you mean: reme-tui search?" in typo.stderr
+
+
+def test_list_feeds_xargs_through_a_real_pipe(
+    reme_tui: Path, home: dict[str, str], sample: Path, tmp_path: Path
+) -> None:
+    script = '"$0" list "$1" --tag alicia -0 | xargs -0 -n1 printf "<%s>\\n"'
+    piped = subprocess.run(
+        ["sh", "-c", script, str(reme_tui), str(sample)],
+        env=home, cwd=tmp_path, capture_output=True, text=True, timeout=300, check=True,
+    )  # fmt: skip
+    lines = piped.stdout.splitlines()
+    assert lines and all(line.startswith("<") and line.endswith(".md>") for line in lines)
+    listed = run(reme_tui, home, tmp_path, "list", str(sample), "--tag", "alicia", "--json")
+    document = json.loads(listed.stdout)
+    assert document["schema"] == 1
+    assert [f"<{m['path']}>" for m in document["memories"]] == lines
