@@ -21,7 +21,7 @@ WORKSPACE_NOTE = (
 EXIT_CODES = (
     "exit codes: 0 success (also zero results), 1 runtime error (missing or unreadable "
     "workspace, I/O error, a write refused), 2 usage error (also: a flag the command does "
-    "not take)"
+    "not take), 3 diagnostics --fail-on found a problem that severe"
 )
 
 

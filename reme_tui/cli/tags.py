@@ -76,6 +76,9 @@ def run_tag_edit(args: argparse.Namespace) -> int:
         return EXIT_RUNTIME
     for note in result.notes:
         warn(f"{rel}: {note}")
+    ignored = what_reme_ignores(result.new_tags) if result.changed else []
+    for message in ignored:
+        warn(f"{rel}: {message}")
     if result.changed:
         unrecorded = opening.record_edit(engine, rel, result.new_canonical, f"tags of {rel}")
         if unrecorded is not None:
@@ -87,6 +90,7 @@ def run_tag_edit(args: argparse.Namespace) -> int:
                 "changed": result.changed,
                 "old_tags": list(result.old_tags),
                 "new_tags": list(result.new_tags),
+                "warnings": ignored,
             }
         )
     else:
@@ -96,6 +100,15 @@ def run_tag_edit(args: argparse.Namespace) -> int:
         shown = f"{before} -> {after}" if result.changed else before
         out(f"{for_terminal_line(rel)}: {verb} {shown}\n")
     return EXIT_OK
+
+
+def what_reme_ignores(tags: tuple[str, ...]) -> list[str]:
+    """The tag editor's warnings about what ReMe will not index (a 4th tag, a second
+    spelling of one tag, a tag it drops), for the tag list just written. Near-duplicates of
+    other memories' tags are the editor's only: they need the whole index built."""
+    from reme_tui.engine.tags import warnings_for
+
+    return [w.message for w in warnings_for(tags) if w.kind != "near-duplicate"]
 
 
 def run_suggest_tags(args: argparse.Namespace) -> int:

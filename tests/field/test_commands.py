@@ -72,3 +72,16 @@ def test_list_feeds_xargs_through_a_real_pipe(
     document = json.loads(listed.stdout)
     assert document["schema"] == 1
     assert [f"<{m['path']}>" for m in document["memories"]] == lines
+
+
+def test_diagnostics_gate_and_tag_warnings(
+    reme_tui: Path, home: dict[str, str], sample: Path, tmp_path: Path
+) -> None:
+    gate = run(reme_tui, home, tmp_path, "diagnostics", str(sample), "--fail-on", "warning")
+    assert gate.returncode == 3 and "failing (--fail-on warning)" in gate.stderr
+    report = run(reme_tui, home, tmp_path, "diagnostics", str(sample))
+    assert report.returncode == 0 and report.stdout == gate.stdout
+    path = "daily/2026-10-27/budget-reforecast.md"  # three tags already
+    edit = run(reme_tui, home, tmp_path, "edit-tags", path, str(sample), "--add", "extra")
+    assert edit.returncode == 0
+    assert "warning: " + path + ": ReMe indexes only the first 3 tags" in edit.stderr
