@@ -21,7 +21,7 @@ def parse_command_line(argv: Sequence[str], version: str) -> tuple[argparse.Name
         mode = COMMANDS[argv[0]]
         args = build_command_parser(mode, version).parse_intermixed_args(argv[1:])
         _one_workspace(args, mode)
-        return fill_defaults(args, mode), mode
+        return _config_exists(fill_defaults(args, mode)), mode
     if _wants_help(argv):
         print_top_help(version)
     if argv and not argv[0].startswith("-") and not Path(argv[0]).exists():
@@ -35,7 +35,16 @@ def parse_command_line(argv: Sequence[str], version: str) -> tuple[argparse.Name
     mode, old = legacy.select_mode(args)
     if old is not None:
         info(legacy.deprecation_note(mode, old))
-    return args, mode
+    return _config_exists(args), mode
+
+
+def _config_exists(args: argparse.Namespace) -> argparse.Namespace:
+    """`--config FILE` naming no file is a usage error, in every command and the app."""
+    if args.config is not None:
+        from reme_tui.cli.user_config import chosen_path
+
+        chosen_path(args)
+    return args
 
 
 def _wants_help(argv: Sequence[str]) -> bool:

@@ -17,10 +17,11 @@ def run_tag_dupes(args: argparse.Namespace) -> int:
 
     engine = opening.open_engine(args)
     embed = None
-    if args.model:
+    model, allow_download = opening.model_choice(args)
+    if model:
         from reme_tui.engine.index import try_load_model
 
-        embedder, error = try_load_model(args.model, allow_download=args.allow_download)
+        embedder, error = try_load_model(model, allow_download=allow_download)
         if embedder is None:
             info(f"notice: {error}; comparing tag strings without embeddings")
         else:
@@ -110,13 +111,12 @@ def run_resume_merge(args: argparse.Namespace) -> int:
 
 def _journal_mode(args: argparse.Namespace, *, undo: bool) -> int:
     """--undo-merge / --resume-merge: act on the newest merge journal entry with work left."""
-    from reme_tui.engine import Engine, EngineConfig
+    from reme_tui.engine import Engine
     from reme_tui.engine.write import Journal, JournalCorrupt
 
     # Only the journaled files are touched: the engine is created, not built (the saved
     # index sees their new stat at the next start and re-reads them).
-    config = EngineConfig(all_markdown=args.all_markdown, layout=args.layout)
-    engine = Engine.create(Path(args.workspace), config)
+    engine = Engine.create(Path(args.workspace), opening.engine_config(args))
     journal = Journal(engine.root)
     paths: list[str] = []
     refused: list[tuple[str, str]] = []

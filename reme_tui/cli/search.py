@@ -24,7 +24,6 @@ from reme_tui.cli.output import (
 )
 from reme_tui.engine import Engine
 from reme_tui.engine.search import (
-    DEFAULT_VECTOR_WEIGHT,
     ArgumentNames,
     Filters,
     SearchError,
@@ -78,7 +77,7 @@ def _query_from(args: argparse.Namespace) -> tuple[Engine, SearchQuery]:
     if not math.isfinite(min_score) or min_score < 0:
         raise UsageError(f"--min-score must be a number >= 0, got {min_score}")
     filters = filters_from(args)
-    weight = opening.vector_weight(args)
+    weight = opening.search_weight(args)
     engine = opening.open_engine(args)
     opening.attach_model(engine, args)
     opening.wait_for_embeddings(engine)
@@ -87,7 +86,7 @@ def _query_from(args: argparse.Namespace) -> tuple[Engine, SearchQuery]:
         filters=filters,
         limit=limit,
         min_score=min_score,
-        vector_weight=DEFAULT_VECTOR_WEIGHT if weight is None else weight,
+        vector_weight=weight,
     )
     return engine, query
 

@@ -15,7 +15,7 @@ from reme_tui.cli.common import EXIT_OK, info
 
 
 def run_mcp(args: argparse.Namespace) -> int:
-    weight = opening.vector_weight(args)
+    weight = opening.search_weight(args)
     # The SDK takes about as long to import as a warm open of 10,000 memories: it loads
     # in a thread while the index opens, which waits on the disk part of the time (at 10k
     # memories, start to first answer 1.52 -> 1.46 s, medians of 10).

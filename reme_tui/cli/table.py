@@ -141,6 +141,7 @@ APP_GROUP = "the app"
 REME_GROUP = "ReMe installations"
 REME_FILTERS_GROUP = "ReMe search filters"
 HISTORY_GROUP = "change history"
+SETTINGS_GROUP = "settings"
 
 
 FLAGS: tuple[Flag, ...] = (
@@ -206,12 +207,15 @@ FLAGS: tuple[Flag, ...] = (
     flag("--to", group=HISTORY_GROUP, metavar="VERSION",
          help="a change id from --changes: 12 (what change 12 wrote) or 12^ (what it replaced)"),
     flag("--theme", group=APP_GROUP, help="theme name (bundled or from your theme directory)"),
-    flag("--config", group=APP_GROUP, type=Path, metavar="FILE", help="settings file to use"),
+    flag("--config", group=SETTINGS_GROUP, type=Path, metavar="FILE",
+         help="settings file to use; it must exist (default: $REME_TUI_CONFIG, else "
+              "~/.config/reme-tui/config.toml; see reme-tui config)"),
 )  # fmt: skip
 
 
 # Where the workspace is and which folders hold memories: every command on a workspace.
-_WHERE = frozenset({"reme_config", "daily_dir", "digest_dir"})
+# (And the settings file: every command reads it.)
+_WHERE = frozenset({"reme_config", "daily_dir", "digest_dir", "config"})
 _INDEX = _WHERE | {"all_markdown", "no_cache", "rebuild"}
 _FILTERS = frozenset(
     {"tag", "all_tags", "exclude_tag", "since", "until", "strict_dates", "limit"}
@@ -363,6 +367,15 @@ MODES: tuple[Mode, ...] = (
          arguments=(argument("revert", metavar="PATH", help="the memory, workspace-relative"),),
          examples=("reme-tui revert daily/2026-03-10.md --to 12 --dry-run",
                    "reme-tui revert daily/2026-03-10.md --to 12^")),
+    Mode("config", "config_command:run_config", frozenset({"config", "json"}),
+         "where the settings file is, what is in effect, and every key it may hold",
+         arguments=(argument("action", choices=("path", "show", "keys"), metavar="path|show|keys",
+                             help="path: the file in effect; show: every setting in effect "
+                                  "(file over defaults) as TOML; keys: every key with its "
+                                  "type, default and use"),),
+         workspace="none",
+         examples=("reme-tui config path", "reme-tui config show --config ./ci.toml",
+                   "reme-tui config keys")),
     Mode("mcp", "serve:run_mcp", _INDEX | _SEMANTIC,
          "serve the index to AI agents over MCP on stdio",
          arguments=(argument("--allow-writes", action="store_true",
@@ -373,7 +386,7 @@ MODES: tuple[Mode, ...] = (
          examples=("claude mcp add reme -- reme-tui mcp /path/to/workspace",
                    "reme-tui mcp ~/agent/.reme --allow-writes")),
     # The app: no selecting flag, so it must stay last (the default).
-    Mode(APP, "app:run_app_mode", _INDEX | _SEMANTIC | {"theme", "config"},
+    Mode(APP, "app:run_app_mode", _INDEX | _SEMANTIC | {"theme"},
          "the terminal app (the default: reme-tui [WORKSPACE])",
          examples=("reme-tui", "reme-tui ~/agent/.reme --theme reme-paper")),
 )  # fmt: skip

@@ -8,7 +8,8 @@ from pathlib import Path
 from reme_tui.cli import opening
 from reme_tui.cli.common import EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, UsageError, error, info, warn
 from reme_tui.cli.output import mention_diagnostics, out, print_json
-from reme_tui.engine import Engine, EngineConfig
+from reme_tui.cli.user_config import settings_for
+from reme_tui.engine import Engine
 from reme_tui.safe_text import for_terminal_line
 
 
@@ -62,8 +63,7 @@ def run_tag_edit(args: argparse.Namespace) -> int:
             raise UsageError("--set-tags needs a PATH and then the tags (none clears the list)")
         op = SetTags(tags)
     # No index is needed to edit one file: the engine is created, not built.
-    config = EngineConfig(all_markdown=args.all_markdown, layout=args.layout)
-    engine = Engine.create(Path(args.workspace), config)
+    engine = Engine.create(Path(args.workspace), opening.engine_config(args))
     try:
         result = engine.edit_tags(rel, op)
     except EditError as exc:
@@ -80,7 +80,9 @@ def run_tag_edit(args: argparse.Namespace) -> int:
     for message in ignored:
         warn(f"{rel}: {message}")
     if result.changed:
-        unrecorded = opening.record_edit(engine, rel, result.new_canonical, f"tags of {rel}")
+        history = settings_for(args).history
+        label = f"tags of {rel}"
+        unrecorded = opening.record_edit(engine, rel, result.new_canonical, label, history)
         if unrecorded is not None:
             warn(f"{rel}: written, but the change history did not record it: {unrecorded}")
     if args.json:

@@ -85,3 +85,15 @@ def test_diagnostics_gate_and_tag_warnings(
     edit = run(reme_tui, home, tmp_path, "edit-tags", path, str(sample), "--add", "extra")
     assert edit.returncode == 0
     assert "warning: " + path + ": ReMe indexes only the first 3 tags" in edit.stderr
+
+
+def test_config_commands_and_a_missing_config_file(
+    reme_tui: Path, home: dict[str, str], sample: Path, tmp_path: Path
+) -> None:
+    where = run(reme_tui, home, tmp_path, "config", "path")
+    assert where.returncode == 0
+    assert where.stdout.strip() == str(Path(home["XDG_CONFIG_HOME"]) / "reme-tui" / "config.toml")
+    keys = run(reme_tui, home, tmp_path, "config", "keys")
+    assert keys.returncode == 0 and "index.tag_field" in keys.stdout
+    missing = run(reme_tui, home, tmp_path, "tags", str(sample), "--config", "nope.toml")
+    assert missing.returncode == 2 and "--config nope.toml: no such file" in missing.stderr
