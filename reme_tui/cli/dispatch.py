@@ -10,13 +10,16 @@ from pathlib import Path
 from reme_tui.cli import legacy
 from reme_tui.cli.common import UsageError, info
 from reme_tui.cli.parser import build_command_parser, print_top_help, suggest_command
-from reme_tui.cli.table import COMMANDS, Mode, fill_defaults
+from reme_tui.cli.table import COMMANDS, COMPLETE, Mode, fill_defaults
 
 
 def parse_command_line(argv: Sequence[str], version: str) -> tuple[argparse.Namespace, Mode]:
     """The command asked for and its arguments (every dest a handler reads is present).
     Help and version exit here (SystemExit 0), parse errors too (SystemExit 2);
     UsageError for a mistyped command or a flag the command does not take."""
+    if argv[:1] == [COMPLETE]:  # the completion scripts' question: every word is data
+        words = list(argv[2:] if argv[1:2] == ["--"] else argv[1:])
+        return argparse.Namespace(words=words), COMMANDS[COMPLETE]
     if argv and argv[0] in COMMANDS:
         mode = COMMANDS[argv[0]]
         args = build_command_parser(mode, version).parse_intermixed_args(argv[1:])

@@ -120,7 +120,8 @@ def build_command_parser(mode: Mode, version: str) -> CommandParser:
 
 def top_help(version: str) -> str:
     """`reme-tui --help`: the commands, one line each, from the table."""
-    width = max(len(m.command) for m in MODES) + 2
+    shown = [m for m in MODES if not m.hidden]
+    width = max(len(m.command) for m in shown) + 2
     lines = [
         "usage: reme-tui [COMMAND] [WORKSPACE] [options]",
         "",
@@ -131,7 +132,7 @@ def top_help(version: str) -> str:
         "",
         "commands:",
     ]
-    lines += [f"  {m.command:<{width}}{m.summary}" for m in MODES if m.command != APP]
+    lines += [f"  {m.command:<{width}}{m.summary}" for m in shown if m.command != APP]
     lines += [f"  {APP:<{width}}{COMMANDS[APP].summary}", ""]
     lines += [
         _fill(
@@ -164,7 +165,8 @@ def suggest_command(word: str) -> str | None:
     """The command a mistyped first word probably meant (None for anything path-like)."""
     if "/" in word or "." in word:
         return None
-    close = difflib.get_close_matches(word, list(COMMANDS), n=1, cutoff=0.75)
+    shown = [command for command, mode in COMMANDS.items() if not mode.hidden]
+    close = difflib.get_close_matches(word, shown, n=1, cutoff=0.75)
     return close[0] if close else None
 
 

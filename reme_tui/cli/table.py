@@ -81,6 +81,7 @@ class Mode:
     details: str = ""
     workspace: WorkspaceArgument = "last"
     sets: Mapping[str, Any] = field(default_factory=dict)
+    hidden: bool = False  # machinery for the shell scripts: in no help, list or man page
 
     @property
     def old_flags(self) -> tuple[Flag, ...]:
@@ -130,6 +131,7 @@ def argument(name: str, **options: Any) -> Flag:
 
 
 APP = "app"
+COMPLETE = "__complete"  # asked by the completion scripts; its words are never parsed
 
 SEARCH_GROUP = "search filters"
 SEMANTIC_GROUP = "semantic search (a model2vec model, see README)"
@@ -376,6 +378,26 @@ MODES: tuple[Mode, ...] = (
          workspace="none",
          examples=("reme-tui config path", "reme-tui config show --config ./ci.toml",
                    "reme-tui config keys")),
+    Mode("completion", "completion:run_completion", frozenset(),
+         "print the shell completion script (commands, flags, tags and paths)",
+         arguments=(argument("shell", choices=("bash", "zsh", "fish"), metavar="bash|zsh|fish",
+                             help="the shell to complete for"),),
+         details="Tags and memory paths come from the workspace's saved index (a workspace "
+                 "no command has opened yet completes commands and flags only).",
+         workspace="none",
+         examples=('eval "$(reme-tui completion bash)"        # in ~/.bashrc',
+                   'reme-tui completion zsh > "${fpath[1]}/_reme-tui"',
+                   "reme-tui completion fish > ~/.config/fish/completions/reme-tui.fish")),
+    Mode("manpage", "manpage:run_manpage", frozenset(),
+         "print the man page (roff), made from this same table",
+         workspace="none",
+         examples=("reme-tui manpage > ~/.local/share/man/man1/reme-tui.1",
+                   "reme-tui manpage | man -l -")),
+    Mode(COMPLETE, "completion:run_complete", frozenset(),
+         "what may come next on a command line (for the completion scripts)",
+         arguments=(argument("words", nargs="*", metavar="WORD"),),
+         workspace="none", hidden=True,
+         examples=("reme-tui __complete -- list --tag ''",)),
     Mode("mcp", "serve:run_mcp", _INDEX | _SEMANTIC,
          "serve the index to AI agents over MCP on stdio",
          arguments=(argument("--allow-writes", action="store_true",
