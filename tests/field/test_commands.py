@@ -97,3 +97,17 @@ def test_config_commands_and_a_missing_config_file(
     assert keys.returncode == 0 and "index.tag_field" in keys.stdout
     missing = run(reme_tui, home, tmp_path, "tags", str(sample), "--config", "nope.toml")
     assert missing.returncode == 2 and "--config nope.toml: no such file" in missing.stderr
+
+
+def test_semantic_search_is_an_extra_that_says_how_to_install_it(
+    reme_tui: Path, home: dict[str, str], sample: Path, tmp_path: Path
+) -> None:
+    python = reme_tui.parent / "python"
+    probe = subprocess.run([str(python), "-c", "import model2vec"], capture_output=True)
+    assert probe.returncode != 0  # not a dependency of the plain install
+    model = tmp_path / "model"
+    model.mkdir()
+    done = run(reme_tui, home, tmp_path, "search", "budget", str(sample), "--model", str(model))
+    assert done.returncode == 0 and done.stdout
+    assert "pip install 'reme-tui[semantic]'" in done.stderr
+    assert "searching with BM25 only" in done.stderr
