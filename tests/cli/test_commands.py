@@ -139,7 +139,7 @@ def test_a_mistake_is_three_or_four_lines_with_what_was_meant(
         "(more: reme-tui search --help)",
     ]
     code, _, err = exits(capsys, "search", "budget", "--theme", "reme-paper")
-    assert code == 2 and "--theme is an option of: app" in err
+    assert code == 2 and "--theme is an option of: demo, app" in err
     code, _, err = exits(capsys, "search", "--quer", "x")
     assert code == 2 and "did you mean --query? (--query is the old form of: reme-tui search" in err
 

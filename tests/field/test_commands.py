@@ -111,3 +111,15 @@ def test_semantic_search_is_an_extra_that_says_how_to_install_it(
     assert done.returncode == 0 and done.stdout
     assert "pip install 'reme-tui[semantic]'" in done.stderr
     assert "searching with BM25 only" in done.stderr
+
+
+def test_demo_copies_the_sample_the_wheel_carries(
+    reme_tui: Path, home: dict[str, str], tmp_path: Path
+) -> None:
+    carried = list((reme_tui.parent.parent / "lib").glob("python3*/site-packages/reme_tui"))
+    assert (carried[0] / "demo_workspace" / "README.md").is_file()  # in the wheel itself
+    done = run(reme_tui, home, tmp_path, "demo")  # stdin /dev/null: no terminal
+    copy = Path(done.stdout.strip())
+    assert done.returncode == 0 and copy.is_relative_to(Path(home["XDG_DATA_HOME"]))
+    found = run(reme_tui, home, tmp_path, "search", "launch budget", str(copy), "--json")
+    assert found.returncode == 0 and json.loads(found.stdout)["results"]
