@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from reme_tui.cli import opening
 from reme_tui.cli.common import EXIT_OK, UsageError, info, warn
-from reme_tui.cli.output import print_json
+from reme_tui.cli.output import print_json, write_paths
 from reme_tui.cli.search import filters_from
 from reme_tui.engine.search import SearchError
 from reme_tui.safe_text import for_json, for_terminal_line
@@ -44,12 +44,8 @@ def run_list(args: argparse.Namespace) -> int:
         for memory in memories:
             line = {"schema": LIST_SCHEMA, **memory_json(memory)}
             sys.stdout.write(for_json(line, indent=None) + "\n")
-    elif args.paths:
-        sys.stdout.writelines(for_terminal_line(m.path) + "\n" for m in memories)
-    elif args.null:
-        # Raw for xargs -0 and fzf --read0; escaped if it would reach a terminal.
-        shown = for_terminal_line if sys.stdout.isatty() else str
-        sys.stdout.writelines(shown(m.path) + "\0" for m in memories)
+    elif args.paths or args.null:
+        write_paths((m.path for m in memories), nul=args.null)
     else:
         sys.stdout.writelines(text_line(m) + "\n" for m in memories)
     if not (args.null or args.paths or args.jsonl or args.json):

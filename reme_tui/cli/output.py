@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 from typing import Any, TextIO
 
 from reme_tui.cli.common import info
@@ -84,6 +85,16 @@ def format_explanation(explanation: Explanation, *, color: bool = False) -> str:
         detail = for_terminal_line(stage.detail)
         lines.append(f"{pointer} {paint(mark, mark_color, color)} {name} {detail}")
     return "\n".join(lines) + "\n"
+
+
+def write_paths(paths: Iterable[str], *, nul: bool) -> None:
+    """Paths for pipes: one a line, escaped (``--paths``), or each ended by a NUL byte
+    (``-0``: raw for xargs -0 and fzf --read0, escaped if it would reach a terminal)."""
+    if not nul:
+        sys.stdout.writelines(for_terminal_line(path) + "\n" for path in paths)
+        return
+    shown = for_terminal_line if sys.stdout.isatty() else str
+    sys.stdout.writelines(shown(path) + "\0" for path in paths)
 
 
 def print_json(document: dict[str, Any], *, indent: int | None = 2) -> None:

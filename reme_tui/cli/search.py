@@ -21,6 +21,7 @@ from reme_tui.cli.output import (
     paint,
     print_json,
     use_color,
+    write_paths,
 )
 from reme_tui.engine import Engine
 from reme_tui.engine.search import (
@@ -92,13 +93,21 @@ def _query_from(args: argparse.Namespace) -> tuple[Engine, SearchQuery]:
 
 
 def run_query(args: argparse.Namespace) -> int:
+    chosen = [flag for flag, dest in (("--json", "json"), ("--paths", "paths"), ("-0", "null"))
+              if getattr(args, dest)]  # fmt: skip
+    if len(chosen) > 1:
+        raise UsageError(f"{' and '.join(chosen)} cannot be combined: choose one output")
+    if args.follow and (args.paths or args.null):
+        raise UsageError(f"{chosen[0]} prints the results once: not with --follow")
     engine, query = _query_from(args)
     response = _search_or_usage_error(engine, query)
     for warning in response.warnings:
         warn(warning)
     if args.follow:
         return _follow(engine, query, response, args)
-    if args.json:
+    if args.paths or args.null:
+        write_paths(dict.fromkeys(hit.path for hit in response.hits), nul=args.null)
+    elif args.json:
         print_json(response.to_json())
     else:
         sys.stdout.write(format_response(response, color=use_color(sys.stdout)))

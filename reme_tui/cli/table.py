@@ -187,7 +187,8 @@ FLAGS: tuple[Flag, ...] = (
     flag("--jsonl", group=OUTPUT_GROUP, action="store_true",
          help="one JSON object per line, one line per memory"),
     flag("--paths", group=OUTPUT_GROUP, action="store_true",
-         help="workspace-relative paths only, one a line"),
+         help="workspace-relative paths only, one a line (search: each memory once, best "
+              "first)"),
     flag("-0", "--null", group=OUTPUT_GROUP, action="store_true", dest="null",
          help="paths only, each ended by a NUL byte (for xargs -0, fzf --read0)"),
     flag("--fail-on", group=OUTPUT_GROUP, choices=("warning", "error"),
@@ -236,14 +237,16 @@ _MCP_DETAILS = (
 )
 
 MODES: tuple[Mode, ...] = (
-    Mode("search", "search:run_query", _INDEX | _SEARCH | _SEMANTIC | {"follow", "json"},
+    Mode("search", "search:run_query",
+         _INDEX | _SEARCH | _SEMANTIC | {"follow", "json", "paths", "null"},
          "search like ReMe's memory search",
          flag=flag("--query", group=_MODES_GROUP, metavar="TEXT",
                    help="search like ReMe's memory search"),
          arguments=(argument("query", metavar="QUERY", help="the words to search for"),),
          examples=('reme-tui search "launch budget"',
                    'reme-tui search budget ~/agent/.reme --tag project_atlas --json',
-                   'reme-tui search "release plan" --since 2026-03-01 --follow')),
+                   'reme-tui search "release plan" --since 2026-03-01 --follow',
+                   "reme-tui search budget --limit 20 --paths | fzf")),
     Mode("explain", "search:run_explain", _INDEX | _SEARCH | _SEMANTIC | {"query", "json"},
          "why a memory is (or is not) among a search's results, stage by stage",
          flag=flag("--explain", group=_MODES_GROUP, metavar="PATH",

@@ -228,3 +228,19 @@ def test_help_and_version_load_no_engine() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert done.stderr == "[]"
+
+
+def test_search_prints_paths_for_pipes(workspace: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "search", "budget", str(workspace), "--json", "--limit", "10")
+    ranked = list(dict.fromkeys(hit["path"] for hit in json.loads(out)["results"]))
+    assert code == 0 and len(ranked) == 3
+    code, out, _ = run(capsys, "search", "budget", str(workspace), "--limit", "10", "--paths")
+    assert code == 0 and out.splitlines() == ranked
+    code, out, _ = run(capsys, "search", "budget", str(workspace), "--limit", "10", "-0")
+    assert code == 0 and out.split("\0")[:-1] == ranked
+    for extra, message in (
+        (["--json", "--paths"], "--json and --paths cannot be combined"),
+        (["-0", "--follow"], "-0 prints the results once: not with --follow"),
+    ):
+        code, out, err = run(capsys, "search", "budget", str(workspace), *extra)
+        assert code == 2 and out == "" and message in err
