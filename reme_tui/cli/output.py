@@ -7,6 +7,7 @@ or memory text can hold escape sequences that would otherwise drive the terminal
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
@@ -15,6 +16,7 @@ from reme_tui.cli.common import info
 from reme_tui.engine import Engine, Explanation
 from reme_tui.engine.search import SearchResponse
 from reme_tui.safe_text import for_json, for_terminal, for_terminal_line
+from reme_tui.ui.rows import term_pattern  # a pure helper: no Textual
 
 SEVERITY_COLOR = {"error": "31", "warning": "33", "info": "36"}
 
@@ -37,6 +39,8 @@ def format_response(response: SearchResponse, *, color: bool = False) -> str:
     if not response.hits:
         return "No results.\n"
     hybrid = response.hybrid
+    # On a terminal the query's words are marked in each chunk, as the app marks them.
+    terms = term_pattern(response.query_tokens) if color else None
     lines: list[str] = []
     for hit in response.hits:
         scores = f"score={hit.score:.4f}"
@@ -46,7 +50,7 @@ def format_response(response: SearchResponse, *, color: bool = False) -> str:
         where = f"{for_terminal_line(hit.path)}:{hit.start_line}-{hit.end_line}"
         header = f"========== {where} [{scores}] =========="
         lines.append(paint(header, "1;34", color))
-        lines.append(for_terminal(hit.text))
+        lines.append(_marked(for_terminal(hit.text), terms))
         neighbours = response.links.get(hit.path)
         if neighbours is not None:
             for direction, arrow, items in (
@@ -68,6 +72,16 @@ def format_response(response: SearchResponse, *, color: bool = False) -> str:
                     anchors = map(for_terminal_line, item.anchors)
                     lines.extend(f"        via anchor=#{anchor}" for anchor in anchors)
     return "\n".join(lines) + "\n"
+
+
+MATCH_COLOR = "1;33"
+
+
+def _marked(text: str, terms: re.Pattern[str] | None) -> str:
+    """``text`` (already escaped) with every match of ``terms`` in bold yellow."""
+    if terms is None:
+        return text
+    return terms.sub(lambda match: paint(match.group(), MATCH_COLOR, True), text)
 
 
 _MARKS = {True: ("✓", "32"), False: ("✗", "31")}
