@@ -95,8 +95,9 @@ class Line:
 
 def candidates(words: Sequence[str], current: str) -> list[str]:
     if not words and not current.startswith("-"):
-        commands = [m.command for m in visible_modes()]
-        return [c for c in commands if c.startswith(current)] if current else commands
+        # The first word: a command, else a workspace folder for the app.
+        commands = [m.command for m in visible_modes() if m.command.startswith(current)]
+        return commands or [DIRS]
     line = read_line(words)
     if line.pending is not None:
         return _values(line.pending, line, current)

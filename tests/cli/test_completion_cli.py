@@ -39,6 +39,7 @@ def test_commands_flags_and_choices(workspace: Path) -> None:
     visible = [m.command for m in MODES if not m.hidden]
     assert candidates([], "") == visible and "__complete" not in visible
     assert candidates([], "li") == ["list"]
+    assert candidates([], "./") == [DIRS]  # no command: a workspace folder for the app
     assert candidates(["search"], "--lim") == ["--limit"]
     assert "--theme" not in candidates(["search"], "--")
     assert candidates([], "--th") == ["--theme"]  # the app's flags, without a command

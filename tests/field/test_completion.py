@@ -64,6 +64,7 @@ def test_bash_completes_commands_flags_choices_tags_and_paths(
     bash.expect_exact("complete -o filenames -F _reme_tui reme-tui")
     bash.expect_exact(PROMPT)
     assert ask(bash, "se") == ["search"]
+    assert ask(bash, str(sample)[:-2]) == [str(sample)]  # not a command: the app's folder
     assert "--fail-on" in ask(bash, "diagnostics", "--")
     assert ask(bash, "diagnostics", "--fail-on", "") == ["warning", "error"]
     assert ask(bash, "list", str(sample), "--tag", "alic") == ["alice", "alicia"]
