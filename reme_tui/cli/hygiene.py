@@ -1,5 +1,6 @@
-"""Tag hygiene: --tag-dupes lists near-duplicate tags, --merge-tags rewrites them (journaled),
---undo-merge and --resume-merge act on the journal (an interrupted merge included)."""
+"""Tag hygiene: `dupes` (old: --tag-dupes) lists near-duplicate tags, `merge` (--merge-tags)
+rewrites them (journaled), `undo-merge` and `resume-merge` act on the journal (an
+interrupted merge included)."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def run_merge_tags(args: argparse.Namespace) -> int:
     from reme_tui.engine.write import MergeError, plan_merge
 
     if args.into is None:
-        raise UsageError("--merge-tags needs --into TAG")
+        raise UsageError("merging needs --into TAG: the tag to merge into")
     engine = opening.open_engine(args)
     try:
         plan = plan_merge(engine, args.merge_tags, args.into)

@@ -117,10 +117,10 @@ def print_json(document: dict[str, Any], *, indent: int | None = 2) -> None:
 
 
 def mention_diagnostics(engine: Engine) -> None:
-    """On a terminal, one line saying how many problems --diagnostics would list."""
+    """On a terminal, one line saying how many problems `reme-tui diagnostics` would list."""
     if not sys.stderr.isatty():
         return
     problems = [d for d in engine.diagnostics() if d.severity != "info"]
     if problems:
         files = len({d.path for d in problems})
-        info(f"{len(problems)} problems in {files} files; see --diagnostics")
+        info(f"{len(problems)} problems in {files} files; see reme-tui diagnostics")

@@ -1,5 +1,5 @@
-"""--query: one search like ReMe's, or (--follow) the same search again on every change;
---explain: why one memory is or is not among that search's results."""
+"""`search` (old: --query): one search like ReMe's, or (--follow) the same search again on
+every change; `explain` (old: --explain): why one memory is or is not among its results."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ def _query_from(args: argparse.Namespace) -> tuple[Engine, SearchQuery]:
     limit = DEFAULT_LIMIT if args.limit is None else args.limit
     min_score = 0.0 if args.min_score is None else args.min_score
     if not args.query.strip():
-        raise UsageError("query cannot be empty: --query needs some text to search for")
+        raise UsageError("query cannot be empty: give some text to search for")
     if limit <= 0:
         raise UsageError(f"--limit must be a positive number, got {limit}")
     if not math.isfinite(min_score) or min_score < 0:

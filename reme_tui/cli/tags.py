@@ -1,4 +1,5 @@
-"""--list-tags, and the tag edits (--add-tag, --remove-tag, --set-tags) that touch one file."""
+"""`tags` (old: --list-tags), `suggest-tags`, and `edit-tags` (old: --add-tag, --remove-tag,
+--set-tags), the tag edits that touch one file."""
 
 from __future__ import annotations
 
@@ -136,7 +137,8 @@ def run_suggest_tags(args: argparse.Namespace) -> int:
     try:
         report = engine.suggest_tags(rel, limit)
     except KeyError:
-        error(f"{for_terminal_line(rel)} is not a memory of this workspace (see --diagnostics)")
+        where = for_terminal_line(rel)
+        error(f"{where} is not a memory of this workspace (see reme-tui diagnostics)")
         return EXIT_RUNTIME
     if args.json:
         print_json(report.to_json())
