@@ -164,6 +164,51 @@ def load_settings(path: Path | None = None) -> Settings:
     )
 
 
+# What each key does, for `reme-tui config keys` (the module docstring shows them in a file).
+KEY_HELP: dict[str, str] = {
+    "theme": "the app's theme; persisted when you pick one in the app",
+    "search.limit": "results per query in the app (the command line's search keeps ReMe's 5)",
+    "search.browse_limit": "memories the app lists for an empty query",
+    "search.debounce_ms": "the app's search-as-you-type delay once searches get slow",
+    "search.vector_weight": "weight of the vector ranking in the fusion, 0..1 (app and commands)",
+    "index.tag_field": "the frontmatter key that holds the tags (app and commands)",
+    "index.watch": "the app's live updates from the file system",
+    "index.model": "model2vec model for semantic search, empty = BM25 only (app and commands)",
+    "index.allow_download": "let index.model download a model id missing from the HF cache",
+    "history.enabled": "record every change to the memories (Changes view, reme-tui changes)",
+    "history.retention_days": "drop recorded changes older than this (the current text stays)",
+    "keymap.BINDING_ID": (
+        "keys for one of the app's bindings, e.g. \"slash,ctrl+f\" (ids: the app's ? screen)"
+    ),
+}
+
+
+def setting_rows(settings: Settings) -> list[tuple[str, str, object]]:
+    """(key, type, value) of every setting in ``settings``, in file order; the keymap's
+    entries as ``keymap.ID``."""
+    rows: list[tuple[str, str, object]] = [("theme", "string", settings.theme)]
+    for section in ("search", "index", "history"):
+        table = getattr(settings, section)
+        for item in fields(table):
+            value = getattr(table, item.name)
+            rows.append((f"{section}.{item.name}", _type_name(value), value))
+    rows += [(f"keymap.{binding}", "string", keys) for binding, keys in settings.keymap.items()]
+    return rows
+
+
+def _type_name(value: object) -> str:
+    return {bool: "bool", int: "integer", float: "float", str: "string"}[type(value)]
+
+
+def toml_value(value: object) -> str:
+    """One setting's value as TOML writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return _toml_string(value)
+    return str(value)
+
+
 _THEME_LINE = re.compile(r"^theme\s*=.*$", re.MULTILINE)
 _FIRST_TABLE = re.compile(r"^\s*\[", re.MULTILINE)
 

@@ -1,8 +1,11 @@
-"""Command line: the app by default; headless modes print and exit without importing the UI.
+"""Command line: the app by default; `reme-tui COMMAND` prints and exits without importing
+the UI.
 
-Layout: `table.py` is the one table of modes and flags (it drives both the parser and the
-refusals), `entry.py` parses, picks the mode and maps errors to exit codes, `output.py`
-formats, `opening.py` opens the index, and one module per family of modes runs them.
+Layout: `table.py` is the one table of commands and flags (it drives the parsers, the help
+and the refusals), `parser.py` builds a command's parser from it, `dispatch.py` picks the
+command (or an old mode flag, `legacy.py`), `entry.py` runs it and maps errors to exit
+codes, `output.py` formats, `opening.py` opens the index, and one module per family of
+commands runs them.
 
 Exit codes: 0 success (also with zero results), 1 runtime errors (missing or unreadable
 workspace, I/O failures), 2 usage errors (bad flags, a flag the mode does not use, invalid

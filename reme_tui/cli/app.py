@@ -12,14 +12,13 @@ from reme_tui.engine import Engine
 
 
 def run_app_mode(args: argparse.Namespace) -> int:
-    from reme_tui.cli.table import headless_flags
-
     root = Engine.create(Path(args.workspace)).root  # a missing workspace: exit 1, as headless
     if not has_terminal():
         # Drawn into a pipe or a file, the app would run blind and never exit.
         raise UsageError(
-            "the app needs a terminal (stdin and stdout); without one, use a headless mode: "
-            + ", ".join(headless_flags())
+            "the app needs a terminal (stdin and stdout); without one, use a command that "
+            "prints and exits, e.g. reme-tui search QUERY or reme-tui list (reme-tui --help "
+            "lists them all)"
         )
     from reme_tui.ui.app import run_app
     from reme_tui.ui.options import AppOptions

@@ -10,6 +10,7 @@ from reme_tui.safe_text import for_terminal
 EXIT_OK = 0
 EXIT_RUNTIME = 1
 EXIT_USAGE = 2
+EXIT_FINDINGS = 3  # diagnostics --fail-on: a problem at least that severe
 
 
 class UsageError(Exception):

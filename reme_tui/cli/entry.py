@@ -7,34 +7,31 @@ import sys
 from collections.abc import Sequence
 
 from reme_tui import __version__
-from reme_tui.cli import serve
 from reme_tui.cli.common import EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, UsageError, error
-from reme_tui.cli.reme import choose_workspace
-from reme_tui.cli.table import build_parser, select_mode
-from reme_tui.engine import WorkspaceError
-from reme_tui.engine.index import freeze_after_builds
+from reme_tui.cli.dispatch import parse_command_line
+from reme_tui.engine import WorkspaceError  # engine/errors.py alone: --help loads no engine
 
 
 def run() -> int:
     """The console script (and `python -m reme_tui`): this process is reme-tui's own, so
     the index a build makes is frozen out of the garbage collector's way (see
     engine/index/collector.py; `main` alone, as tests call it, leaves the collector as it is)."""
-    freeze_after_builds()
-    return main()
+    return main(own_process=True)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if serve.wants(argv):  # the one subcommand so far: `reme-tui mcp ...`
-        args = serve.build_parser(__version__).parse_args(argv[1:])
-    else:
-        args = build_parser(__version__).parse_args(argv)
     try:
-        if serve.wants(argv):
-            choose_workspace(args, headless=True)
-            return serve.run_mcp(args)
-        mode = select_mode(args)
-        choose_workspace(args, headless=mode.headless)
+        args, mode = parse_command_line(argv, __version__)
+        if mode.workspace != "none":
+            # Only now, with a command that opens a workspace: --help, --version, config
+            # and completion import no engine.
+            from reme_tui.cli.reme import choose_workspace
+            from reme_tui.engine.index import freeze_after_builds
+
+            if own_process:
+                freeze_after_builds()
+            choose_workspace(args, headless=mode.headless)
         return mode.run(args)
     except UsageError as exc:
         error(str(exc))

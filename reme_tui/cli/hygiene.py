@@ -1,5 +1,6 @@
-"""Tag hygiene: --tag-dupes lists near-duplicate tags, --merge-tags rewrites them (journaled),
---undo-merge and --resume-merge act on the journal (an interrupted merge included)."""
+"""Tag hygiene: `dupes` (old: --tag-dupes) lists near-duplicate tags, `merge` (--merge-tags)
+rewrites them (journaled), `undo-merge` and `resume-merge` act on the journal (an
+interrupted merge included)."""
 
 from __future__ import annotations
 
@@ -17,10 +18,11 @@ def run_tag_dupes(args: argparse.Namespace) -> int:
 
     engine = opening.open_engine(args)
     embed = None
-    if args.model:
+    model, allow_download = opening.model_choice(args)
+    if model:
         from reme_tui.engine.index import try_load_model
 
-        embedder, error = try_load_model(args.model, allow_download=args.allow_download)
+        embedder, error = try_load_model(model, allow_download=allow_download)
         if embedder is None:
             info(f"notice: {error}; comparing tag strings without embeddings")
         else:
@@ -48,7 +50,7 @@ def run_merge_tags(args: argparse.Namespace) -> int:
     from reme_tui.engine.write import MergeError, plan_merge
 
     if args.into is None:
-        raise UsageError("--merge-tags needs --into TAG")
+        raise UsageError("merging needs --into TAG: the tag to merge into")
     engine = opening.open_engine(args)
     try:
         plan = plan_merge(engine, args.merge_tags, args.into)
@@ -110,13 +112,12 @@ def run_resume_merge(args: argparse.Namespace) -> int:
 
 def _journal_mode(args: argparse.Namespace, *, undo: bool) -> int:
     """--undo-merge / --resume-merge: act on the newest merge journal entry with work left."""
-    from reme_tui.engine import Engine, EngineConfig
+    from reme_tui.engine import Engine
     from reme_tui.engine.write import Journal, JournalCorrupt
 
     # Only the journaled files are touched: the engine is created, not built (the saved
     # index sees their new stat at the next start and re-reads them).
-    config = EngineConfig(all_markdown=args.all_markdown, layout=args.layout)
-    engine = Engine.create(Path(args.workspace), config)
+    engine = Engine.create(Path(args.workspace), opening.engine_config(args))
     journal = Journal(engine.root)
     paths: list[str] = []
     refused: list[tuple[str, str]] = []

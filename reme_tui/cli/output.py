@@ -7,13 +7,16 @@ or memory text can hold escape sequences that would otherwise drive the terminal
 from __future__ import annotations
 
 import os
+import re
 import sys
+from collections.abc import Iterable
 from typing import Any, TextIO
 
 from reme_tui.cli.common import info
 from reme_tui.engine import Engine, Explanation
 from reme_tui.engine.search import SearchResponse
 from reme_tui.safe_text import for_json, for_terminal, for_terminal_line
+from reme_tui.ui.rows import term_pattern  # a pure helper: no Textual
 
 SEVERITY_COLOR = {"error": "31", "warning": "33", "info": "36"}
 
@@ -36,6 +39,8 @@ def format_response(response: SearchResponse, *, color: bool = False) -> str:
     if not response.hits:
         return "No results.\n"
     hybrid = response.hybrid
+    # On a terminal the query's words are marked in each chunk, as the app marks them.
+    terms = term_pattern(response.query_tokens) if color else None
     lines: list[str] = []
     for hit in response.hits:
         scores = f"score={hit.score:.4f}"
@@ -45,7 +50,7 @@ def format_response(response: SearchResponse, *, color: bool = False) -> str:
         where = f"{for_terminal_line(hit.path)}:{hit.start_line}-{hit.end_line}"
         header = f"========== {where} [{scores}] =========="
         lines.append(paint(header, "1;34", color))
-        lines.append(for_terminal(hit.text))
+        lines.append(_marked(for_terminal(hit.text), terms))
         neighbours = response.links.get(hit.path)
         if neighbours is not None:
             for direction, arrow, items in (
@@ -69,6 +74,16 @@ def format_response(response: SearchResponse, *, color: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
+MATCH_COLOR = "1;33"
+
+
+def _marked(text: str, terms: re.Pattern[str] | None) -> str:
+    """``text`` (already escaped) with every match of ``terms`` in bold yellow."""
+    if terms is None:
+        return text
+    return terms.sub(lambda match: paint(match.group(), MATCH_COLOR, True), text)
+
+
 _MARKS = {True: ("✓", "32"), False: ("✗", "31")}
 
 
@@ -86,16 +101,26 @@ def format_explanation(explanation: Explanation, *, color: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
+def write_paths(paths: Iterable[str], *, nul: bool) -> None:
+    """Paths for pipes: one a line, escaped (``--paths``), or each ended by a NUL byte
+    (``-0``: raw for xargs -0 and fzf --read0, escaped if it would reach a terminal)."""
+    if not nul:
+        sys.stdout.writelines(for_terminal_line(path) + "\n" for path in paths)
+        return
+    shown = for_terminal_line if sys.stdout.isatty() else str
+    sys.stdout.writelines(shown(path) + "\0" for path in paths)
+
+
 def print_json(document: dict[str, Any], *, indent: int | None = 2) -> None:
     """One JSON document on stdout; C1 and bidi characters escaped too (``for_json``)."""
     sys.stdout.write(for_json(document, indent=indent) + "\n")
 
 
 def mention_diagnostics(engine: Engine) -> None:
-    """On a terminal, one line saying how many problems --diagnostics would list."""
+    """On a terminal, one line saying how many problems `reme-tui diagnostics` would list."""
     if not sys.stderr.isatty():
         return
     problems = [d for d in engine.diagnostics() if d.severity != "info"]
     if problems:
         files = len({d.path for d in problems})
-        info(f"{len(problems)} problems in {files} files; see --diagnostics")
+        info(f"{len(problems)} problems in {files} files; see reme-tui diagnostics")

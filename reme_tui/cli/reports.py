@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from reme_tui.cli import opening
-from reme_tui.cli.common import EXIT_OK, info
+from reme_tui.cli.common import EXIT_FINDINGS, EXIT_OK, info
 from reme_tui.cli.output import SEVERITY_COLOR, out, paint, print_json, use_color
 from reme_tui.safe_text import for_terminal_line
+
+if TYPE_CHECKING:
+    from reme_tui.engine import Diagnostic
 
 
 def run_diagnostics(args: argparse.Namespace) -> int:
@@ -16,7 +20,7 @@ def run_diagnostics(args: argparse.Namespace) -> int:
     found = engine.diagnostics()
     if args.json:
         print_json({"total": len(found), "diagnostics": [d.to_json() for d in found]})
-        return EXIT_OK
+        return _verdict(found, args.fail_on)
     color = use_color(sys.stdout)
     for diag in found:
         path = for_terminal_line(diag.path)
@@ -25,7 +29,23 @@ def run_diagnostics(args: argparse.Namespace) -> int:
         sys.stdout.write(f"{where}: {severity}: {for_terminal_line(diag.message)} [{diag.code}]\n")
     files = len({d.path for d in found})
     info(f"{len(found)} problems in {files} files ({engine.memory_count} memories indexed)")
-    return EXIT_OK
+    return _verdict(found, args.fail_on)
+
+
+# --fail-on LEVEL fails on that severity and every one above it.
+_AT_LEAST = {"warning": frozenset({"warning", "error"}), "error": frozenset({"error"})}
+
+
+def _verdict(found: list[Diagnostic], fail_on: str | None) -> int:
+    """EXIT_FINDINGS when --fail-on is given and a finding is at least that severe (said
+    once on stderr), else EXIT_OK."""
+    if fail_on is None:
+        return EXIT_OK
+    failing = [d for d in found if d.severity in _AT_LEAST[fail_on]]
+    if not failing:
+        return EXIT_OK
+    info(f"failing (--fail-on {fail_on}): {len(failing)} findings at {fail_on} or above")
+    return EXIT_FINDINGS
 
 
 def run_compat_report(args: argparse.Namespace) -> int:

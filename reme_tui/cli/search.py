@@ -1,5 +1,5 @@
-"""--query: one search like ReMe's, or (--follow) the same search again on every change;
---explain: why one memory is or is not among that search's results."""
+"""`search` (old: --query): one search like ReMe's, or (--follow) the same search again on
+every change; `explain` (old: --explain): why one memory is or is not among its results."""
 
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ from reme_tui.cli.output import (
     paint,
     print_json,
     use_color,
+    write_paths,
 )
 from reme_tui.engine import Engine
 from reme_tui.engine.search import (
-    DEFAULT_VECTOR_WEIGHT,
     ArgumentNames,
     Filters,
     SearchError,
@@ -72,13 +72,13 @@ def _query_from(args: argparse.Namespace) -> tuple[Engine, SearchQuery]:
     limit = DEFAULT_LIMIT if args.limit is None else args.limit
     min_score = 0.0 if args.min_score is None else args.min_score
     if not args.query.strip():
-        raise UsageError("query cannot be empty: --query needs some text to search for")
+        raise UsageError("query cannot be empty: give some text to search for")
     if limit <= 0:
         raise UsageError(f"--limit must be a positive number, got {limit}")
     if not math.isfinite(min_score) or min_score < 0:
         raise UsageError(f"--min-score must be a number >= 0, got {min_score}")
     filters = filters_from(args)
-    weight = opening.vector_weight(args)
+    weight = opening.search_weight(args)
     engine = opening.open_engine(args)
     opening.attach_model(engine, args)
     opening.wait_for_embeddings(engine)
@@ -87,19 +87,27 @@ def _query_from(args: argparse.Namespace) -> tuple[Engine, SearchQuery]:
         filters=filters,
         limit=limit,
         min_score=min_score,
-        vector_weight=DEFAULT_VECTOR_WEIGHT if weight is None else weight,
+        vector_weight=weight,
     )
     return engine, query
 
 
 def run_query(args: argparse.Namespace) -> int:
+    chosen = [flag for flag, dest in (("--json", "json"), ("--paths", "paths"), ("-0", "null"))
+              if getattr(args, dest)]  # fmt: skip
+    if len(chosen) > 1:
+        raise UsageError(f"{' and '.join(chosen)} cannot be combined: choose one output")
+    if args.follow and (args.paths or args.null):
+        raise UsageError(f"{chosen[0]} prints the results once: not with --follow")
     engine, query = _query_from(args)
     response = _search_or_usage_error(engine, query)
     for warning in response.warnings:
         warn(warning)
     if args.follow:
         return _follow(engine, query, response, args)
-    if args.json:
+    if args.paths or args.null:
+        write_paths(dict.fromkeys(hit.path for hit in response.hits), nul=args.null)
+    elif args.json:
         print_json(response.to_json())
     else:
         sys.stdout.write(format_response(response, color=use_color(sys.stdout)))

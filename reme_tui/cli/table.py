@@ -1,31 +1,37 @@
-"""The one table of the command line: every mode, the flag that selects it, its handler,
-and the option flags it uses. The parser is built from it, and so are the refusals: a flag
-given to a mode that does not list it is a usage error, never silently dropped.
+"""The one table of the command line: every command, its handler, its arguments, the option
+flags it takes, its examples, and the flag that selected it before there were commands.
+The parsers are built from it (`parser.py` for `reme-tui COMMAND`, `legacy.py` for the
+deprecated mode flags), and so are the refusals, the help, the completion scripts and the
+man page: a flag given to a command that does not list it is a usage error.
 
 To add an option flag: append a `Flag` to `FLAGS` and name its dest in the `accepts` of
-every mode that uses it. To add a mode: append a `Mode` (its selecting `Flag` and handler).
+every command that uses it. To add a command: append a `Mode` before the app (its handler
+is named "module:function" inside reme_tui.cli, imported only when the command runs, so
+that `--help` does not load the engine).
 
 Every option flag defaults to None (or False for switches), so "given" is exact: a handler
 that needs a default fills it in (`--limit` given as 5 is still given).
+
+This module imports nothing heavy: `reme-tui --help` reads it.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterable, Mapping
+import importlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-from reme_tui.cli import app, changes, hygiene, reme, reports, search, tags
-from reme_tui.cli.common import UsageError
+from typing import Any, Literal
 
 Handler = Callable[[argparse.Namespace], int]
+WorkspaceArgument = Literal["last", "option", "none"]
 
 
 @dataclass(frozen=True, slots=True)
 class Flag:
-    """One command-line option; `options` are `argparse.add_argument` keywords."""
+    """One command-line argument; `options` are `argparse.add_argument` keywords. A name
+    without a leading dash is a positional (its name is its dest)."""
 
     names: tuple[str, ...]
     group: str
@@ -39,23 +45,93 @@ class Flag:
     def name(self) -> str:
         return self.names[0]
 
+    @property
+    def positional(self) -> bool:
+        return not self.names[0].startswith("-")
+
+    @property
+    def takes_value(self) -> bool:
+        return self.options.get("action") not in ("store_true", "store_false", "version")
+
+    @property
+    def shown(self) -> str:
+        """How the argument is written in a usage line (QUERY, TAG..., [UNTIL])."""
+        metavar = self.options.get("metavar") or self.dest.upper()
+        text = " ".join(metavar) if isinstance(metavar, tuple) else str(metavar)
+        nargs = self.options.get("nargs")
+        if nargs in ("+", "*"):
+            text += "..."
+        return f"[{text}]" if nargs in ("?", "*") else text
+
 
 @dataclass(frozen=True, slots=True)
 class Mode:
-    """A way to run: headless modes have a selecting flag, the app has none."""
+    """One command: `reme-tui COMMAND`. `flag` is the mode flag that selected it before
+    commands (a deprecated alias: `reme-tui WS --query TEXT`); `sets` are the values that
+    old flag left in the arguments, which the handler still reads."""
 
-    flag: Flag | None
-    run: Handler
+    command: str
+    handler: str
     accepts: frozenset[str]
+    summary: str
+    flag: Flag | None = None
+    more_flags: tuple[Flag, ...] = ()
+    arguments: tuple[Flag, ...] = ()
+    examples: tuple[str, ...] = ()
+    details: str = ""
+    workspace: WorkspaceArgument = "last"
+    sets: Mapping[str, Any] = field(default_factory=dict)
+    hidden: bool = False  # machinery for the shell scripts: in no help, list or man page
+
+    @property
+    def old_flags(self) -> tuple[Flag, ...]:
+        """Every deprecated mode flag that selects it."""
+        return () if self.flag is None else (self.flag, *self.more_flags)
 
     @property
     def label(self) -> str:
-        return self.flag.name if self.flag is not None else "the app"
+        """How refusals name it: its old flag, else the command."""
+        if self.flag is not None:
+            return self.flag.name
+        return "the app" if self.command == APP else f"reme-tui {self.command}"
 
     @property
     def headless(self) -> bool:
-        return self.flag is not None
+        return self.command != APP
 
+    @property
+    def usage(self) -> str:
+        """The one-line usage: `reme-tui search QUERY [WORKSPACE] [options]`."""
+        parts = ["reme-tui", self.command]
+        parts += [a.shown for a in self.arguments if a.positional]
+        if self.workspace == "last":
+            parts.append("[WORKSPACE]")
+        if self.options or any(not a.positional for a in self.arguments):
+            parts.append("[options]")
+        return " ".join(parts)
+
+    @property
+    def options(self) -> tuple[Flag, ...]:
+        """The table's option flags it takes, in the table's order."""
+        return tuple(f for f in FLAGS if f.dest in self.accepts)
+
+    def run(self, args: argparse.Namespace) -> int:
+        module, function = self.handler.split(":")
+        handler: Handler = getattr(importlib.import_module(f"reme_tui.cli.{module}"), function)
+        return handler(args)
+
+
+def flag(*names: str, group: str, **options: Any) -> Flag:
+    return Flag(names, group, options)
+
+
+def argument(name: str, **options: Any) -> Flag:
+    """A command's own argument (a positional, or an option only it has)."""
+    return Flag((name,), "arguments", options)
+
+
+APP = "app"
+COMPLETE = "__complete"  # asked by the completion scripts; its words are never parsed
 
 SEARCH_GROUP = "search filters"
 SEMANTIC_GROUP = "semantic search (a model2vec model, see README)"
@@ -67,10 +143,7 @@ APP_GROUP = "the app"
 REME_GROUP = "ReMe installations"
 REME_FILTERS_GROUP = "ReMe search filters"
 HISTORY_GROUP = "change history"
-
-
-def flag(*names: str, group: str, **options: Any) -> Flag:
-    return Flag(names, group, options)
+SETTINGS_GROUP = "settings"
 
 
 FLAGS: tuple[Flag, ...] = (
@@ -84,7 +157,8 @@ FLAGS: tuple[Flag, ...] = (
     flag("--until", group=SEARCH_GROUP, metavar="YYYY-MM-DD", help="inclusive end date"),
     flag("--strict-dates", group=SEARCH_GROUP, action="store_true",
          help="with a date range, drop undated memories"),
-    flag("--limit", group=SEARCH_GROUP, type=int, metavar="N", help="results (default 5)"),
+    flag("--limit", group=SEARCH_GROUP, type=int, metavar="N",
+         help="how many (search: default 5; list: all)"),
     flag("--min-score", group=SEARCH_GROUP, type=float, metavar="X",
          help="drop lower scores (default 0 = off)"),
     flag("--follow", group=SEARCH_GROUP, action="store_true",
@@ -110,6 +184,15 @@ FLAGS: tuple[Flag, ...] = (
          help="discard the saved index and build it again"),
     flag("--json", group=OUTPUT_GROUP, action="store_true",
          help="print exactly one JSON document"),
+    flag("--jsonl", group=OUTPUT_GROUP, action="store_true",
+         help="one JSON object per line, one line per memory"),
+    flag("--paths", group=OUTPUT_GROUP, action="store_true",
+         help="workspace-relative paths only, one a line (search: each memory once, best "
+              "first)"),
+    flag("-0", "--null", group=OUTPUT_GROUP, action="store_true", dest="null",
+         help="paths only, each ended by a NUL byte (for xargs -0, fzf --read0)"),
+    flag("--fail-on", group=OUTPUT_GROUP, choices=("warning", "error"),
+         help="exit 3 when a finding is at least this severe (for CI and pre-commit)"),
     flag("--reme-config", group=REME_GROUP, metavar="FILE",
          help="ReMe's YAML config (reme start config=FILE): workspace_dir (relative to the "
               "config's folder), daily_dir, digest_dir, session_dir, resource_dir, "
@@ -127,163 +210,245 @@ FLAGS: tuple[Flag, ...] = (
     flag("--to", group=HISTORY_GROUP, metavar="VERSION",
          help="a change id from --changes: 12 (what change 12 wrote) or 12^ (what it replaced)"),
     flag("--theme", group=APP_GROUP, help="theme name (bundled or from your theme directory)"),
-    flag("--config", group=APP_GROUP, type=Path, metavar="FILE", help="settings file to use"),
+    flag("--config", group=SETTINGS_GROUP, type=Path, metavar="FILE",
+         help="settings file to use; it must exist (default: $REME_TUI_CONFIG, else "
+              "~/.config/reme-tui/config.toml; see reme-tui config)"),
 )  # fmt: skip
 
-# Where the workspace is and which folders hold memories: every mode.
-_WHERE = frozenset({"reme_config", "daily_dir", "digest_dir"})
+
+# Where the workspace is and which folders hold memories: every command on a workspace.
+# (And the settings file: every command reads it.)
+_WHERE = frozenset({"reme_config", "daily_dir", "digest_dir", "config"})
 _INDEX = _WHERE | {"all_markdown", "no_cache", "rebuild"}
-_SEARCH = frozenset(
-    {"tag", "all_tags", "exclude_tag", "since", "until", "strict_dates", "limit", "min_score"}
+_FILTERS = frozenset(
+    {"tag", "all_tags", "exclude_tag", "since", "until", "strict_dates", "limit"}
     | {"path", "path_prefix", "meta"}
 )
+_SEARCH = _FILTERS | {"min_score"}
 _SEMANTIC = frozenset({"model", "allow_download", "vector_weight"})
 _MODES_GROUP = "headless modes (print and exit)"
-
-# The option flags of each subcommand (`reme-tui mcp`, cli/serve.py), from this same table.
-SUBCOMMAND_FLAGS: Mapping[str, frozenset[str]] = {"mcp": _INDEX | _SEMANTIC}
+_MCP_DETAILS = (
+    "Serve the workspace's live index to AI agents over MCP (Model Context Protocol) on "
+    "stdin/stdout: tools search, list_tags, read_memory, neighbours, suggest_tags, tag_dupes, "
+    "diagnostics, changes; each memory as a resource reme://<path>, the tags as reme://tags. "
+    "Read-only unless --allow-writes. The index starts from the saved index and a file "
+    "watcher keeps it current. Set-up for Claude Code: "
+    "claude mcp add reme -- reme-tui mcp /path/to/workspace"
+)
 
 MODES: tuple[Mode, ...] = (
-    Mode(flag("--query", group=_MODES_GROUP, metavar="TEXT",
-              help="search like ReMe's memory search"),
-         search.run_query, _INDEX | _SEARCH | _SEMANTIC | {"follow", "json"}),
-    Mode(flag("--explain", group=_MODES_GROUP, metavar="PATH",
-              help="why the memory at PATH is (or is not) among --query's results, stage "
-                   "by stage; takes every search filter"),
-         search.run_explain, _INDEX | _SEARCH | _SEMANTIC | {"query", "json"}),
-    Mode(flag("--list-tags", group=_MODES_GROUP, action="store_true",
-              help="list tags with file counts"),
-         tags.run_list_tags, _INDEX | {"order_by", "order", "json"}),
-    Mode(flag("--diagnostics", group=_MODES_GROUP, action="store_true",
-              help="list what ReMe silently drops or cannot read"),
-         reports.run_diagnostics, _INDEX | {"json"}),
-    Mode(flag("--compat-report", group=_MODES_GROUP, action="store_true",
-              help="per file, what ReMe silently drops, with a fix where one is safe"),
-         reports.run_compat_report, _INDEX | {"json"}),
-    Mode(flag("--add-tag", group=_MODES_GROUP, nargs=2, metavar=("PATH", "TAG"),
-              help="add TAG to the memory at PATH (no-op if an equal tag is there)"),
-         tags.run_tag_edit, _WHERE | {"all_markdown", "json"}),
-    Mode(flag("--remove-tag", group=_MODES_GROUP, nargs=2, metavar=("PATH", "TAG"),
-              help="remove every tag equal to TAG (after normalization) from PATH"),
-         tags.run_tag_edit, _WHERE | {"all_markdown", "json"}),
-    Mode(flag("--set-tags", group=_MODES_GROUP, nargs="+", metavar="ARG",
-              help="PATH, then the TAGs that replace its tag list"),
-         tags.run_tag_edit, _WHERE | {"all_markdown", "json"}),
-    Mode(flag("--suggest-tags", group=_MODES_GROUP, metavar="PATH",
-              help="existing tags for the memory at PATH (relative to the workspace), "
-                   "ranked with their evidence"),
-         tags.run_suggest_tags, _INDEX | {"model", "allow_download", "limit", "json"}),
-    Mode(flag("--tag-dupes", group=_MODES_GROUP, action="store_true",
-              help="list clusters of near-duplicate tags (--model: embeddings too)"),
-         hygiene.run_tag_dupes, _INDEX | {"model", "allow_download", "json"}),
-    Mode(flag("--merge-tags", group=_MODES_GROUP, nargs="+", metavar="TAG",
-              help="rewrite every memory carrying any of these tags to carry --into instead"
-                   " (journaled for undo)"),
-         hygiene.run_merge_tags, _INDEX | {"into", "dry_run", "json"}),
-    Mode(flag("--undo-merge", group=_MODES_GROUP, action="store_true",
-              help="undo the newest merge with something left to undo (an interrupted one"
-                   " included)"),
-         hygiene.run_undo_merge, _WHERE | {"all_markdown", "json"}),
-    Mode(flag("--resume-merge", group=_MODES_GROUP, action="store_true",
-              help="finish the newest interrupted merge"),
-         hygiene.run_resume_merge, _WHERE | {"all_markdown", "json"}),
-    Mode(flag("--fix-tags", group=_MODES_GROUP, action="store_true",
-              help="fix agent junk tags (comma-joined, list-as-text, quotes, dates, "
-                   "whitespace); with --dry-run, print the diff only"),
-         reme.run_fix_tags_mode, _INDEX | {"dry_run", "json"}),
-    Mode(flag("--changes", group=_MODES_GROUP, action="store_true",
-              help="what changed in the memories (with --since DATE or --since last-review)"),
-         changes.run_mode, _INDEX | {"since", "json"}),
-    Mode(flag("--mark-reviewed", group=_MODES_GROUP, nargs="?", const="now", metavar="UNTIL",
-              help="mark changes reviewed up to UNTIL (YYYY-MM-DD[THH:MM], a change id, "
-                   "default now)"),
-         changes.run_mode, _INDEX | {"json"}),
-    Mode(flag("--revert", group=_MODES_GROUP, metavar="PATH",
-              help="restore the memory at PATH to the version --to names (--dry-run: list "
-                   "only)"),
-         changes.run_mode, _INDEX | {"to", "dry_run", "json"}),
+    Mode("search", "search:run_query",
+         _INDEX | _SEARCH | _SEMANTIC | {"follow", "json", "paths", "null"},
+         "search like ReMe's memory search",
+         flag=flag("--query", group=_MODES_GROUP, metavar="TEXT",
+                   help="search like ReMe's memory search"),
+         arguments=(argument("query", metavar="QUERY", help="the words to search for"),),
+         examples=('reme-tui search "launch budget"',
+                   'reme-tui search budget ~/agent/.reme --tag project_atlas --json',
+                   'reme-tui search "release plan" --since 2026-03-01 --follow',
+                   "reme-tui search budget --limit 20 --paths | fzf")),
+    Mode("explain", "search:run_explain", _INDEX | _SEARCH | _SEMANTIC | {"query", "json"},
+         "why a memory is (or is not) among a search's results, stage by stage",
+         flag=flag("--explain", group=_MODES_GROUP, metavar="PATH",
+                   help="why the memory at PATH is (or is not) among --query's results, stage "
+                        "by stage; takes every search filter"),
+         arguments=(argument("explain", metavar="PATH", help="the memory, workspace-relative"),
+                    argument("query", metavar="QUERY", help="the search to explain")),
+         examples=('reme-tui explain daily/2026-03-10.md "launch budget"',
+                   'reme-tui explain daily/2026-03-10.md budget --tag alice --json')),
+    Mode("list", "listing:run_list", _INDEX | _FILTERS | {"json", "jsonl", "paths", "null"},
+         "list memories by tag, date or path, newest first (no query)",
+         examples=("reme-tui list --tag alice --since 2026-03-01",
+                   "reme-tui list --path-prefix digest/ --paths",
+                   "reme-tui list --tag project_atlas -0 | xargs -0 grep -l budget",
+                   "reme-tui list --jsonl | jq -r .name")),
+    Mode("tags", "tags:run_list_tags", _INDEX | {"order_by", "order", "json"},
+         "list tags with file counts",
+         flag=flag("--list-tags", group=_MODES_GROUP, action="store_true",
+                   help="list tags with file counts"),
+         sets={"list_tags": True},
+         examples=("reme-tui tags", "reme-tui tags --order-by tag --json")),
+    Mode("diagnostics", "reports:run_diagnostics", _INDEX | {"json", "fail_on"},
+         "list what ReMe silently drops or cannot read",
+         flag=flag("--diagnostics", group=_MODES_GROUP, action="store_true",
+                   help="list what ReMe silently drops or cannot read"),
+         sets={"diagnostics": True},
+         examples=("reme-tui diagnostics",
+                   "reme-tui diagnostics --fail-on warning  # exit 3: for CI, pre-commit")),
+    Mode("compat-report", "reports:run_compat_report", _INDEX | {"json"},
+         "per file, what ReMe silently drops, with a fix where one is safe",
+         flag=flag("--compat-report", group=_MODES_GROUP, action="store_true",
+                   help="per file, what ReMe silently drops, with a fix where one is safe"),
+         sets={"compat_report": True},
+         examples=("reme-tui compat-report --json",)),
+    Mode("edit-tags", "tags:run_edit_tags", _WHERE | {"all_markdown", "json"},
+         "add, remove or set the tags of one memory",
+         flag=flag("--add-tag", group=_MODES_GROUP, nargs=2, metavar=("PATH", "TAG"),
+                   help="add TAG to the memory at PATH (no-op if an equal tag is there)"),
+         more_flags=(flag("--remove-tag", group=_MODES_GROUP, nargs=2, metavar=("PATH", "TAG"),
+                          help="remove every tag equal to TAG (after normalization) from PATH"),
+                     flag("--set-tags", group=_MODES_GROUP, nargs="+", metavar="ARG",
+                          help="PATH, then the TAGs that replace its tag list")),
+         arguments=(argument("path", metavar="PATH", help="the memory, workspace-relative"),
+                    argument("--add", metavar="TAG",
+                             help="add TAG (no-op if an equal tag is there)"),
+                    argument("--remove", metavar="TAG",
+                             help="remove every tag equal to TAG (after normalization)"),
+                    argument("--set", nargs="+", metavar="TAG",
+                             help="replace the tag list with these TAGs")),
+         details="Give one of --add, --remove, --set. A 4th tag, or one ReMe would drop, is "
+                 "written as asked with a warning on stderr (ReMe reads the first 3).",
+         examples=("reme-tui edit-tags daily/2026-03-10.md --add project_atlas",
+                   "reme-tui edit-tags daily/2026-03-10.md ~/agent/.reme --set alice budget",
+                   "reme-tui edit-tags daily/2026-03-10.md --remove draft --json")),
+    Mode("suggest-tags", "tags:run_suggest_tags",
+         _INDEX | {"model", "allow_download", "limit", "json"},
+         "existing tags for one memory, ranked with their evidence",
+         flag=flag("--suggest-tags", group=_MODES_GROUP, metavar="PATH",
+                   help="existing tags for the memory at PATH (relative to the workspace), "
+                        "ranked with their evidence"),
+         arguments=(argument("suggest_tags", metavar="PATH",
+                             help="the memory, workspace-relative"),),
+         examples=("reme-tui suggest-tags daily/2026-03-10.md --limit 3",)),
+    Mode("dupes", "hygiene:run_tag_dupes", _INDEX | {"model", "allow_download", "json"},
+         "list clusters of near-duplicate tags",
+         flag=flag("--tag-dupes", group=_MODES_GROUP, action="store_true",
+                   help="list clusters of near-duplicate tags (--model: embeddings too)"),
+         sets={"tag_dupes": True},
+         examples=("reme-tui dupes", "reme-tui dupes --json | jq '.clusters[0]'")),
+    Mode("merge", "hygiene:run_merge_tags", _INDEX | {"into", "dry_run", "json"},
+         "rewrite every memory carrying any of the tags to carry --into instead (undoable)",
+         flag=flag("--merge-tags", group=_MODES_GROUP, nargs="+", metavar="TAG",
+                   help="rewrite every memory carrying any of these tags to carry --into "
+                        "instead (journaled for undo)"),
+         arguments=(argument("merge_tags", nargs="+", metavar="TAG",
+                             help="the tags to merge away"),),
+         workspace="option",
+         examples=("reme-tui merge proj-atlas ProjectAtlas --into project_atlas --dry-run",
+                   "reme-tui merge proj-atlas --into project_atlas -w ~/agent/.reme")),
+    Mode("undo-merge", "hygiene:run_undo_merge", _WHERE | {"all_markdown", "json"},
+         "undo the newest merge with something left to undo",
+         flag=flag("--undo-merge", group=_MODES_GROUP, action="store_true",
+                   help="undo the newest merge with something left to undo (an interrupted "
+                        "one included)"),
+         sets={"undo_merge": True},
+         examples=("reme-tui undo-merge",)),
+    Mode("resume-merge", "hygiene:run_resume_merge", _WHERE | {"all_markdown", "json"},
+         "finish the newest interrupted merge",
+         flag=flag("--resume-merge", group=_MODES_GROUP, action="store_true",
+                   help="finish the newest interrupted merge"),
+         sets={"resume_merge": True},
+         examples=("reme-tui resume-merge",)),
+    Mode("fix-tags", "reme:run_fix_tags_mode", _INDEX | {"dry_run", "json"},
+         "fix agent junk tags (comma-joined, list-as-text, quotes, dates, whitespace)",
+         flag=flag("--fix-tags", group=_MODES_GROUP, action="store_true",
+                   help="fix agent junk tags (comma-joined, list-as-text, quotes, dates, "
+                        "whitespace); with --dry-run, print the diff only"),
+         sets={"fix_tags": True},
+         examples=("reme-tui fix-tags --dry-run", "reme-tui fix-tags")),
+    Mode("changes", "changes:run_mode", _INDEX | {"since", "json"},
+         "what changed in the memories, newest first",
+         flag=flag("--changes", group=_MODES_GROUP, action="store_true",
+                   help="what changed in the memories (with --since DATE or --since "
+                        "last-review)"),
+         sets={"changes": True},
+         examples=("reme-tui changes --since last-review",
+                   "reme-tui changes --since 2026-03-01 --json")),
+    Mode("mark-reviewed", "changes:run_mode", _INDEX | {"json"},
+         "mark the changes reviewed (up to now, or --until)",
+         flag=flag("--mark-reviewed", group=_MODES_GROUP, nargs="?", const="now",
+                   metavar="UNTIL",
+                   help="mark changes reviewed up to UNTIL (YYYY-MM-DD[THH:MM], a change id, "
+                        "default now)"),
+         arguments=(argument("--until", dest="mark_reviewed", metavar="UNTIL",
+                             help="YYYY-MM-DD[THH:MM] or a change id (default: now)"),),
+         sets={"mark_reviewed": "now"},
+         examples=("reme-tui mark-reviewed", "reme-tui mark-reviewed --until 42")),
+    Mode("revert", "changes:run_mode", _INDEX | {"to", "dry_run", "json"},
+         "restore one memory to a version the change history recorded",
+         flag=flag("--revert", group=_MODES_GROUP, metavar="PATH",
+                   help="restore the memory at PATH to the version --to names (--dry-run: "
+                        "list only)"),
+         arguments=(argument("revert", metavar="PATH", help="the memory, workspace-relative"),),
+         examples=("reme-tui revert daily/2026-03-10.md --to 12 --dry-run",
+                   "reme-tui revert daily/2026-03-10.md --to 12^")),
+    Mode("config", "config_command:run_config", frozenset({"config", "json"}),
+         "where the settings file is, what is in effect, and every key it may hold",
+         arguments=(argument("action", choices=("path", "show", "keys"), metavar="path|show|keys",
+                             help="path: the file in effect; show: every setting in effect "
+                                  "(file over defaults) as TOML; keys: every key with its "
+                                  "type, default and use"),),
+         workspace="none",
+         examples=("reme-tui config path", "reme-tui config show --config ./ci.toml",
+                   "reme-tui config keys")),
+    Mode("demo", "demo:run_demo", frozenset({"theme", "config"}),
+         "copy the sample workspace somewhere writable and open it in the app",
+         arguments=(argument("folder", nargs="?", metavar="DIR",
+                             help="where to copy it (default: your data folder's "
+                                  "reme-tui/demo; an existing one is opened as it is)"),),
+         details="Without a terminal, prints the copy's path instead of opening the app.",
+         workspace="none",
+         examples=("reme-tui demo", "reme-tui demo ~/reme-demo --theme reme-paper",
+                   'reme-tui search budget "$(reme-tui demo </dev/null)"')),
+    Mode("completion", "completion:run_completion", frozenset(),
+         "print the shell completion script (commands, flags, tags and paths)",
+         arguments=(argument("shell", choices=("bash", "zsh", "fish"), metavar="bash|zsh|fish",
+                             help="the shell to complete for"),),
+         details="Tags and memory paths come from the workspace's saved index (a workspace "
+                 "no command has opened yet completes commands and flags only).",
+         workspace="none",
+         examples=('eval "$(reme-tui completion bash)"        # in ~/.bashrc',
+                   'reme-tui completion zsh > "${fpath[1]}/_reme-tui"',
+                   "reme-tui completion fish > ~/.config/fish/completions/reme-tui.fish")),
+    Mode("manpage", "manpage:run_manpage", frozenset(),
+         "print the man page (roff), made from this same table",
+         workspace="none",
+         examples=("reme-tui manpage > ~/.local/share/man/man1/reme-tui.1",
+                   "reme-tui manpage | man -l -")),
+    Mode(COMPLETE, "completion:run_complete", frozenset(),
+         "what may come next on a command line (for the completion scripts)",
+         arguments=(argument("words", nargs="*", metavar="WORD"),),
+         workspace="none", hidden=True,
+         examples=("reme-tui __complete -- list --tag ''",)),
+    Mode("mcp", "serve:run_mcp", _INDEX | _SEMANTIC,
+         "serve the index to AI agents over MCP on stdio",
+         arguments=(argument("--allow-writes", action="store_true",
+                             help="also serve the write tools add_tag, remove_tag, set_tags, "
+                                  "merge_tags (through the one write door: refused when the "
+                                  "file changed since it was read)"),),
+         details=_MCP_DETAILS,
+         examples=("claude mcp add reme -- reme-tui mcp /path/to/workspace",
+                   "reme-tui mcp ~/agent/.reme --allow-writes")),
     # The app: no selecting flag, so it must stay last (the default).
-    Mode(None, app.run_app_mode, _INDEX | _SEMANTIC | {"theme", "config"}),
+    Mode(APP, "app:run_app_mode", _INDEX | _SEMANTIC | {"theme"},
+         "the terminal app (the default: reme-tui [WORKSPACE])",
+         examples=("reme-tui", "reme-tui ~/agent/.reme --theme reme-paper")),
 )  # fmt: skip
 
-
-def headless_flags() -> list[str]:
-    """The flags that select a headless mode, for hints."""
-    return [mode.label for mode in MODES if mode.headless]
+COMMANDS: Mapping[str, Mode] = {mode.command: mode for mode in MODES}
 
 
-def add_workspace_and_version(parser: argparse.ArgumentParser, version: str) -> None:
-    """The WORKSPACE positional and --version, the same in every parser (modes and mcp)."""
-    parser.add_argument(
-        "workspace",
-        nargs="?",
-        default=None,
-        help="ReMe workspace directory (default: ./.reme, else the nearest .reme/ in a "
-        "parent folder, else the current folder)",
-    )
-    parser.add_argument("--version", action="version", version=f"reme-tui {version}")
+def selector_dests() -> frozenset[str]:
+    """The dests the old mode flags set (still read by some handlers)."""
+    return frozenset(f.dest for m in MODES for f in m.old_flags)
 
 
-def build_parser(version: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="reme-tui",
-        description=(
-            "Look inside a ReMe agent's long-term memory. Without a mode flag, opens the "
-            "terminal app on WORKSPACE; with a headless mode (below), prints and exits."
-        ),
-        epilog=(
-            "subcommand: reme-tui mcp [WORKSPACE] [--allow-writes] serves the index to AI "
-            "agents over MCP on stdio (see reme-tui mcp --help). "
-            "exit codes: 0 success (also zero results), 1 runtime error (missing or "
-            "unreadable workspace; --explain of a file that does not exist), 2 usage error "
-            "(also: a flag the mode does not use)"
-        ),
-    )
-    add_workspace_and_version(parser, version)
-    groups: dict[str, argparse._ArgumentGroup] = {}
-    selectors = [mode.flag for mode in MODES if mode.flag is not None]
-    for flag in [*selectors, *FLAGS]:
-        if flag.group not in groups:
-            groups[flag.group] = parser.add_argument_group(flag.group)
-        groups[flag.group].add_argument(*flag.names, **_with_uses(flag))
-    return parser
-
-
-def _with_uses(flag: Flag) -> dict[str, Any]:
-    options = dict(flag.options)
-    users = [mode.label for mode in MODES if flag.dest in mode.accepts]
-    if users and options.get("help"):
-        options["help"] = f"{options['help']} [{', '.join(users)}]"
-    return options
+def headless_commands() -> list[str]:
+    """The commands that print and exit, for hints."""
+    return [mode.command for mode in MODES if mode.headless]
 
 
 def given(args: argparse.Namespace, dest: str) -> bool:
-    return getattr(args, dest) not in (None, False)
+    return getattr(args, dest, None) not in (None, False)
 
 
-def select_mode(args: argparse.Namespace) -> Mode:
-    """The mode the arguments ask for; UsageError for two modes or a flag the mode ignores."""
-    chosen = [mode for mode in MODES if mode.flag is not None and given(args, mode.flag.dest)]
-    # A mode may take another mode's flag as an option (--explain PATH --query TEXT).
-    taken = {dest for mode in chosen for dest in mode.accepts}
-    chosen = [m for m in chosen if m.flag is None or m.flag.dest not in taken] or chosen
-    if len(chosen) > 1:
-        raise UsageError(f"{' and '.join(m.label for m in chosen)} cannot be combined")
-    mode = chosen[0] if chosen else MODES[-1]
-    refused = [flag for flag in FLAGS if given(args, flag.dest) and flag.dest not in mode.accepts]
-    if refused:
-        raise UsageError(_refusal(mode, refused))
-    return mode
-
-
-def _refusal(mode: Mode, refused: Iterable[Flag]) -> str:
-    parts = []
-    headless = set(headless_flags())
-    for flag in refused:
-        users = [m.label for m in MODES if flag.dest in m.accepts]
-        if set(users) == headless:
-            where = f"a headless mode ({', '.join(users)})"
-        else:
-            where = " or ".join(users) if users else "nothing"
-        parts.append(f"{flag.name} only applies with {where}")
-    return "; ".join(parts) + (f", not with {mode.label}" if mode.headless else "")
+def fill_defaults(args: argparse.Namespace, mode: Mode) -> argparse.Namespace:
+    """Every dest a handler may read, present: the table's flags and the old selectors
+    (None or False when not given), then what the mode's old flag would have set."""
+    for item in [*FLAGS, *(f for m in MODES for f in m.old_flags)]:
+        if not hasattr(args, item.dest):
+            setattr(args, item.dest, False if not item.takes_value else None)
+    for dest, value in mode.sets.items():
+        if getattr(args, dest, None) in (None, False):
+            setattr(args, dest, value)
+    return args

@@ -1,4 +1,5 @@
-"""--list-tags, and the tag edits (--add-tag, --remove-tag, --set-tags) that touch one file."""
+"""`tags` (old: --list-tags), `suggest-tags`, and `edit-tags` (old: --add-tag, --remove-tag,
+--set-tags), the tag edits that touch one file."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 from reme_tui.cli import opening
 from reme_tui.cli.common import EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, UsageError, error, info, warn
 from reme_tui.cli.output import mention_diagnostics, out, print_json
-from reme_tui.engine import Engine, EngineConfig
+from reme_tui.cli.user_config import settings_for
+from reme_tui.engine import Engine
 from reme_tui.safe_text import for_terminal_line
 
 
@@ -24,6 +26,24 @@ def run_list_tags(args: argparse.Namespace) -> int:
         info(f"{len(items)} tags over {engine.memory_count} memories")
     mention_diagnostics(engine)
     return EXIT_OK
+
+
+def run_edit_tags(args: argparse.Namespace) -> int:
+    """`reme-tui edit-tags PATH --add TAG | --remove TAG | --set [TAG...]`: the old flags'
+    edit, one operation per run. The old flags (--add-tag PATH TAG ...) come here with
+    their own arguments and no PATH."""
+    if getattr(args, "path", None) is None:
+        return run_tag_edit(args)
+    chosen = [name for name in ("add", "remove", "set") if getattr(args, name) is not None]
+    if len(chosen) != 1:
+        raise UsageError("edit-tags needs exactly one of --add TAG, --remove TAG, --set TAG...")
+    if args.add is not None:
+        args.add_tag = [args.path, args.add]
+    elif args.remove is not None:
+        args.remove_tag = [args.path, args.remove]
+    else:
+        args.set_tags = [args.path, *args.set]
+    return run_tag_edit(args)
 
 
 def run_tag_edit(args: argparse.Namespace) -> int:
@@ -44,8 +64,7 @@ def run_tag_edit(args: argparse.Namespace) -> int:
             raise UsageError("--set-tags needs a PATH and then the tags (none clears the list)")
         op = SetTags(tags)
     # No index is needed to edit one file: the engine is created, not built.
-    config = EngineConfig(all_markdown=args.all_markdown, layout=args.layout)
-    engine = Engine.create(Path(args.workspace), config)
+    engine = Engine.create(Path(args.workspace), opening.engine_config(args))
     try:
         result = engine.edit_tags(rel, op)
     except EditError as exc:
@@ -58,8 +77,13 @@ def run_tag_edit(args: argparse.Namespace) -> int:
         return EXIT_RUNTIME
     for note in result.notes:
         warn(f"{rel}: {note}")
+    ignored = what_reme_ignores(result.new_tags) if result.changed else []
+    for message in ignored:
+        warn(f"{rel}: {message}")
     if result.changed:
-        unrecorded = opening.record_edit(engine, rel, result.new_canonical, f"tags of {rel}")
+        history = settings_for(args).history
+        label = f"tags of {rel}"
+        unrecorded = opening.record_edit(engine, rel, result.new_canonical, label, history)
         if unrecorded is not None:
             warn(f"{rel}: written, but the change history did not record it: {unrecorded}")
     if args.json:
@@ -69,6 +93,7 @@ def run_tag_edit(args: argparse.Namespace) -> int:
                 "changed": result.changed,
                 "old_tags": list(result.old_tags),
                 "new_tags": list(result.new_tags),
+                "warnings": ignored,
             }
         )
     else:
@@ -78,6 +103,15 @@ def run_tag_edit(args: argparse.Namespace) -> int:
         shown = f"{before} -> {after}" if result.changed else before
         out(f"{for_terminal_line(rel)}: {verb} {shown}\n")
     return EXIT_OK
+
+
+def what_reme_ignores(tags: tuple[str, ...]) -> list[str]:
+    """The tag editor's warnings about what ReMe will not index (a 4th tag, a second
+    spelling of one tag, a tag it drops), for the tag list just written. Near-duplicates of
+    other memories' tags are the editor's only: they need the whole index built."""
+    from reme_tui.engine.tags import warnings_for
+
+    return [w.message for w in warnings_for(tags) if w.kind != "near-duplicate"]
 
 
 def run_suggest_tags(args: argparse.Namespace) -> int:
@@ -103,7 +137,8 @@ def run_suggest_tags(args: argparse.Namespace) -> int:
     try:
         report = engine.suggest_tags(rel, limit)
     except KeyError:
-        error(f"{for_terminal_line(rel)} is not a memory of this workspace (see --diagnostics)")
+        where = for_terminal_line(rel)
+        error(f"{where} is not a memory of this workspace (see reme-tui diagnostics)")
         return EXIT_RUNTIME
     if args.json:
         print_json(report.to_json())

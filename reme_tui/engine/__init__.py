@@ -33,8 +33,8 @@ from .lazy_face import lazy_getattr
 if TYPE_CHECKING:
     from .codes import Code, Severity
     from .dates import EXPECTED, DateError, date_bound, date_or_none, day, parse_date
-    from .engine import BuildOutcome, Engine, EngineConfig, WorkspaceError
-    from .errors import EditError, InvalidTag, UnsafeEditError
+    from .engine import BuildOutcome, Engine, EngineConfig
+    from .errors import EditError, InvalidTag, UnsafeEditError, WorkspaceError
     from .records import (
         Chunk,
         Delta,
@@ -68,7 +68,7 @@ _WHERE = {
     "BuildOutcome": "engine",
     "Engine": "engine",
     "EngineConfig": "engine",
-    "WorkspaceError": "engine",
+    "WorkspaceError": "errors",
     "EditError": "errors",
     "InvalidTag": "errors",
     "UnsafeEditError": "errors",

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .codes import Code
+from .errors import WorkspaceError
 from .files import (
     FileStamp,
     LinkMap,
@@ -94,10 +95,6 @@ from .write import (
 )
 
 __all__ = ["BuildOutcome", "Delta", "Engine", "EngineConfig", "WorkspaceError"]
-
-
-class WorkspaceError(RuntimeError):
-    """The workspace itself is missing or unreadable."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,12 @@
-"""Refusals of the frontmatter editor; ``exit_code`` is the headless exit code."""
+"""The engine's errors that callers catch: the workspace itself, and the refusals of the
+frontmatter editor (``exit_code`` is the headless exit code). Plain classes with no
+imports, so that a caller can name them without loading the engine."""
 
 from __future__ import annotations
+
+
+class WorkspaceError(RuntimeError):
+    """The workspace itself is missing or unreadable."""
 
 
 class EditError(Exception):

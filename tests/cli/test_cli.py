@@ -129,7 +129,7 @@ def test_diagnostics_json(workspace: Path, capsys: pytest.CaptureFixture[str]) -
         (["--order", "asc"], "--order only applies with --list-tags"),
         (["--order-by", "tag"], "--order-by only applies with --list-tags"),
         (["--query", "x", "--theme", "reme-paper"], "--theme only applies with the app"),
-        (["--list-tags", "--config", "c.toml"], "--config only applies with the app"),
+        (["--list-tags", "--config", "c.toml"], "--config c.toml: no such file"),
         (["--add-tag", "a.md", "x", "--rebuild"], "--rebuild only applies with"),
         (["--query", "x", "--list-tags"], "--query and --list-tags cannot be combined"),
         (["--limit", "5"], "--limit only applies with --query"),

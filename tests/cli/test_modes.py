@@ -46,7 +46,7 @@ def test_app_without_a_terminal_exits_2_at_once_with_a_one_line_hint(
     out, err = capsys.readouterr()
     assert out == ""
     assert err.count("\n") == 1 and "needs a terminal" in err
-    assert "--query" in err and "--list-tags" in err
+    assert "reme-tui search QUERY" in err and "reme-tui --help" in err
 
 
 def test_missing_workspace_exits_1_in_the_app_as_in_headless_modes(
@@ -70,9 +70,11 @@ def test_app_flags_reach_the_app(workspace: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(app_mode, "has_terminal", lambda: True)
     monkeypatch.setattr(reme_tui.ui.app, "run_app", fake_run_app)
     argv = [str(workspace), "--all-markdown", "--no-cache", "--rebuild", "--theme", "reme-paper"]
-    assert main([*argv, "--config", "c.toml", "--vector-weight", "0.25", "--model", "m"]) == 0
+    config = workspace.parent / "c.toml"  # --config must name a file that exists
+    config.write_text('theme = "reme-paper"\n')
+    assert main([*argv, "--config", str(config), "--vector-weight", "0.25", "--model", "m"]) == 0
     ((root, options, config_path),) = seen
-    assert root == workspace.resolve() and config_path == Path("c.toml")
+    assert root == workspace.resolve() and config_path == config
     assert options == AppOptions(
         theme="reme-paper",
         all_markdown=True,

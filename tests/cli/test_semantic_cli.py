@@ -62,7 +62,7 @@ def test_model_gives_hybrid_json(
     workspace: Path, model_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, doc, err = run(
-        capsys, str(workspace), "--query", "puppy", "--model", str(model_dir), "--json"
+        capsys, "search", "puppy", str(workspace), "--model", str(model_dir), "--json"
     )
     assert code == 0 and err == ""
     assert doc["counts"] == {
@@ -144,9 +144,9 @@ def test_missing_model_notice_and_bm25(
     expected = bm25_json(workspace, capsys)
     code, doc, err = run(
         capsys,
-        str(workspace),
-        "--query",
+        "search",
         "kitten",
+        str(workspace),
         "--json",
         "--no-cache",
         "--model",
@@ -167,7 +167,7 @@ def test_broken_model_notice_and_bm25(
         (broken / name).write_bytes(b"\x00garbage")
     expected = bm25_json(workspace, capsys)
     code, doc, err = run(
-        capsys, str(workspace), "--query", "kitten", "--json", "--no-cache", "--model", str(broken)
+        capsys, "search", "kitten", str(workspace), "--json", "--no-cache", "--model", str(broken)
     )
     assert code == 0 and doc == expected
     assert "could not be loaded" in err and "BM25 only" in err and err.count("\n") == 1

@@ -58,16 +58,16 @@ def test_equal_tag_is_a_no_op(workspace: Path, capsys: pytest.CaptureFixture[str
 @pytest.mark.parametrize(
     ("argv", "code", "message"),
     [
-        (["--add-tag", "../outside.md", "a"], 2, ".."),
-        (["--add-tag", "notes/x.md", "a"], 2, ""),
-        (["--add-tag", "daily/2026-03-01/k.md", "x" * 70], 2, "64"),
-        (["--remove-tag", "daily/2026-03-01/missing.md", "a"], 2, "missing.md"),
+        (["../outside.md", "--add", "a"], 2, ".."),
+        (["notes/x.md", "--add", "a"], 2, ""),
+        (["daily/2026-03-01/k.md", "--add", "x" * 70], 2, "64"),
+        (["daily/2026-03-01/missing.md", "--remove", "a"], 2, "missing.md"),
     ],
 )
 def test_errors(
     workspace: Path, capsys: pytest.CaptureFixture[str], argv: list[str], code: int, message: str
 ) -> None:
-    got, out, err = run(capsys, str(workspace), *argv)
+    got, out, err = run(capsys, "edit-tags", argv[0], str(workspace), *argv[1:])
     assert got == code and out == "" and err.startswith("reme-tui: error:")
     assert message in err
     assert (workspace / "daily/2026-03-01/k.md").read_bytes() == ORIGINAL.encode()

@@ -76,7 +76,9 @@ def test_the_console_script_freezes_what_builds_make(
     from reme_tui.cli import entry
 
     write_workspace(tmp_path, {"digest/a.md": memory("budget\n")})
-    monkeypatch.setattr(entry, "main", lambda: Engine.open(tmp_path).memory_count - 1)
+    # The real command line: the freeze is set up once the command is known to open a
+    # workspace (so that --help loads no engine).
+    monkeypatch.setattr("sys.argv", ["reme-tui", "tags", str(tmp_path), "--no-cache"])
     assert gc.get_freeze_count() == 0
     try:
         assert entry.run() == 0

@@ -75,7 +75,7 @@ def test_no_terminal_is_refused_at_once(
     done = run(reme_tui, home, tmp_path, str(sample))  # stdin /dev/null, stdout a pipe
     assert done.returncode == 2
     assert done.stdout == ""
-    assert done.stderr.count("\n") == 1 and "--query" in done.stderr
+    assert done.stderr.count("\n") == 1 and "reme-tui search" in done.stderr
     done = run(reme_tui, home, tmp_path, str(tmp_path / "missing"))
     assert done.returncode == 1 and "does not exist" in done.stderr
 

@@ -27,6 +27,7 @@ sections below keep them apart inside the file.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import math
 import os
 from collections.abc import Collection, Iterator, Mapping, Sequence
@@ -63,6 +64,23 @@ _HUB_PATTERNS = sorted({p for layout in _LAYOUTS for p in layout} | {"README.md"
 
 class ModelUnavailable(Exception):
     """No usable embedding model: the message says what was tried and why it failed."""
+
+
+# model2vec (with huggingface_hub, tokenizers, safetensors: most of the install) is the
+# optional extra `reme-tui[semantic]`; without it every way of asking for a model says so.
+MISSING_EXTRA = (
+    "semantic search needs model2vec, which is not installed: "
+    "pip install 'reme-tui[semantic]' (pipx: pipx inject reme-tui model2vec; "
+    "uv: uv tool install 'reme-tui[semantic]')"
+)
+
+
+def semantic_installed() -> bool:
+    """Whether the `semantic` extra (model2vec) can be imported, without importing it."""
+    try:
+        return importlib.util.find_spec("model2vec") is not None
+    except (ImportError, ValueError):  # a None or broken entry in sys.modules
+        return False
 
 
 @dataclass(frozen=True)
@@ -115,6 +133,8 @@ def load_model(
     spec = name_or_path.strip()
     if not spec:
         raise ModelUnavailable("no embedding model configured (empty model name)")
+    if not semantic_installed():
+        raise ModelUnavailable(MISSING_EXTRA)
     path = Path(spec).expanduser()
     if path.exists():
         return _load_directory(path.resolve(), name=str(path.resolve()), source="directory")
