@@ -32,6 +32,7 @@ def resolve(args: argparse.Namespace, *, headless: bool) -> WorkspaceChoice:
             config_file=args.reme_config,
             daily_dir=args.daily_dir,
             digest_dir=args.digest_dir,
+            into_project=not getattr(args, "all_markdown", False),
         )
     except RemeConfigError as exc:
         raise ValueError(str(exc)) from None

@@ -166,3 +166,29 @@ def test_choose_workspace_order(project: Path, tmp_path: Path) -> None:
     assert found.layout.daily_dir == "daily" and found.layout.digest_dir == "knowledge"
     with pytest.raises(RemeConfigError):
         choose_workspace(None, daily_dir="/abs", cwd=tmp_path)
+
+
+def test_a_project_given_as_workspace_opens_its_dot_reme(project: Path, tmp_path: Path) -> None:
+    """`reme-tui PROJECT` where ReMe ran (`.reme/` inside, no memory folders) opened 0
+    memories; it opens the project's `.reme/` and says so."""
+    from reme_tui.engine.reme.layout import choose_workspace
+
+    choice = choose_workspace(project)
+    assert choice.root == project / ".reme" and choice.discovered
+    assert ".reme/ workspace of the project" in choice.reason
+    # --all-markdown means the folder as given; a workspace with its own daily/ stays itself.
+    assert choose_workspace(project, into_project=False).root == project
+    (project / "daily").mkdir()
+    assert choose_workspace(project).root == project
+    assert choose_workspace(tmp_path / "nowhere").root == tmp_path / "nowhere"
+
+
+def test_cli_on_a_project_folder_lists_its_memories(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from reme_tui.cli.entry import main
+
+    assert main(["tags", str(project), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "workspace of the project" in captured.err
+    assert '"total_tags": 0' not in captured.out

@@ -115,6 +115,21 @@ def discover_workspace(cwd: Path) -> Discovery:
     return Discovery(here, "no .reme found; using the current directory")
 
 
+def project_workspace(given: Path, layout: RemeLayout) -> Path | None:
+    """``given/.reme`` when ``given`` is a project ReMe runs in rather than a workspace: it
+    holds a `.reme/` folder and none of the memory folders (`reme start` makes `.reme` in the
+    folder it runs in, so a user naturally names the project). None otherwise."""
+    candidate = given / DEFAULT_WORKSPACE_DIR
+    try:
+        if not candidate.is_dir():
+            return None
+        if any((given / folder).is_dir() for folder in layout.memory_roots):
+            return None
+    except OSError:
+        return None
+    return candidate
+
+
 def load_reme_config(path: Path) -> RemeConfig:
     """Read a ReMe YAML (or JSON) config, following `extends` (`default` = ReMe's defaults,
     or a config file relative to this one). Raises RemeConfigError with a clear message."""
@@ -288,11 +303,14 @@ def choose_workspace(
     daily_dir: str | None = None,
     digest_dir: str | None = None,
     cwd: Path | None = None,
+    into_project: bool = True,
 ) -> WorkspaceChoice:
     """WORKSPACE if given; else `workspace_dir` of `--reme-config`; else `.reme` discovery.
 
     The layout comes from the config (ReMe's defaults without one), then `--daily-dir` /
-    `--digest-dir`. Raises RemeConfigError for a config or folder name that cannot be used.
+    `--digest-dir`. A WORKSPACE that is a project holding `.reme/` opens that `.reme/` unless
+    ``into_project`` is False (`--all-markdown` means the folder as given). Raises
+    RemeConfigError for a config or folder name that cannot be used.
     """
     layout = DEFAULT_LAYOUT
     warnings: tuple[str, ...] = ()
@@ -302,7 +320,12 @@ def choose_workspace(
         layout, warnings = config.layout, config.warnings
     layout = layout.with_dirs(daily_dir, digest_dir)
     if explicit is not None:
-        return WorkspaceChoice(Path(explicit), layout, "given on the command line", warnings)
+        given = Path(explicit)
+        inner = project_workspace(given, layout) if into_project else None
+        if inner is not None:
+            reason = f"the {DEFAULT_WORKSPACE_DIR}/ workspace of the project {given}"
+            return WorkspaceChoice(inner, layout, reason, warnings, discovered=True)
+        return WorkspaceChoice(given, layout, "given on the command line", warnings)
     if config is not None:
         reason = f"workspace_dir of {config.path}"
         return WorkspaceChoice(config.workspace, layout, reason, warnings, discovered=True)
