@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from reme_tui import __version__
-from reme_tui.cli import serve
+from reme_tui.cli import serve, signals
 from reme_tui.cli.common import EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, UsageError, error
 from reme_tui.cli.reme import choose_workspace
 from reme_tui.cli.table import build_parser, select_mode
@@ -25,11 +25,11 @@ def run() -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if serve.wants(argv):  # the one subcommand so far: `reme-tui mcp ...`
-        args = serve.build_parser(__version__).parse_args(argv[1:])
-    else:
-        args = build_parser(__version__).parse_args(argv)
     try:
+        if serve.wants(argv):  # the one subcommand so far: `reme-tui mcp ...`
+            args = serve.build_parser(__version__).parse_args(argv[1:])
+        else:
+            args = build_parser(__version__).parse_args(argv)
         if serve.wants(argv):
             choose_workspace(args, headless=True)
             return serve.run_mcp(args)
@@ -42,8 +42,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except WorkspaceError as exc:
         error(str(exc))
         return EXIT_RUNTIME
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as interrupt:  # Ctrl-C, or SIGTERM under the console script
+        return signals.exit_code(interrupt)
     except BrokenPipeError:
         # Output closed early (e.g. piped into `head`): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
