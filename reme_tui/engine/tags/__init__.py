@@ -7,6 +7,7 @@ from ..lazy_face import lazy_getattr
 from .checks import TagWarning, warnings_for
 from .index import Order, OrderBy, TagIndex
 from .lints import LINT_CODES, TagFix, lint_tags
+from .lookalike import look_key, lookalike_of, looks_alike
 from .normalize import (
     DEFAULT_TAG_FIELD,
     MAX_TAG_LENGTH,
@@ -43,6 +44,9 @@ __all__ = [
     "fingerprint_key",
     "judge_tag",
     "lint_tags",
+    "look_key",
+    "lookalike_of",
+    "looks_alike",
     "normalize_query_tags",
     "normalize_tag",
     "separator_key",
