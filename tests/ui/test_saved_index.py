@@ -166,3 +166,21 @@ async def test_sigterm_quits_like_q_and_saves_the_index(
         signal.signal(signal.SIGTERM, previous)
     assert unhandled == []
     assert "digest/late.md" in saved_paths(workspace)
+
+
+@pytest.mark.parametrize(
+    "frontmatter",
+    ['name: "\\ud800"\nmemory_tags: ["a\\ud800", ok]', "x: " + "[" * 330 + "]" * 330],
+    ids=["surrogate", "330 deep"],
+)
+async def test_one_bad_frontmatter_leaves_the_index_ready_and_saved(
+    app_factory: AppFactory, workspace: Path, frontmatter: str
+) -> None:
+    # Issue 26: the app showed "index failed" (the save crashed) beside "index ready".
+    (workspace / "digest" / "bad.md").write_text(f"---\n{frontmatter}\n---\nbad\n", "utf-8")
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert status_index(app) == "index ready"
+        assert not app.main_screen.build_failed
+    assert "digest/bad.md" in saved_paths(workspace)
