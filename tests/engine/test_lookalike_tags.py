@@ -123,3 +123,37 @@ def test_adding_a_twin_beside_its_tag_warns(
     assert "tag ali\\u200bce looks like alice but is another tag" in err
     assert main([str(tmp_path), "--add-tag", "digest/a.md", "carol"]) == 0
     assert "looks like" not in capsys.readouterr().err  # only the edit that brings a twin in
+
+
+@pytest.mark.parametrize("twin", TWINS.values(), ids=TWINS.keys())
+def test_each_twin_is_reported_with_what_deceives(tmp_path: Path, twin: str) -> None:
+    from reme_tui.engine.engine import Engine
+
+    root = write_workspace(tmp_path, {"digest/a.md": memory("one\n", tags=["ok", twin])})
+    engine = Engine.open(root)
+    memory_a = engine.memory("digest/a.md")
+    assert memory_a is not None and len(memory_a.tags) == 2  # ReMe's reading is kept
+    found = [d for d in engine.diagnostics() if d.code == "tag-lookalike"]
+    if twin == "ａｌｉｃｅ":
+        assert found == []  # fullwidth: visibly different, only grouped
+    else:
+        (diagnostic,) = found
+        assert diagnostic.severity == "warning" and diagnostic.line == 4  # memory_tags
+        assert "drawn as nothing" in diagnostic.message or "drawn like a Latin" in (
+            diagnostic.message
+        )
+
+
+def test_plain_tags_emoji_and_other_scripts_are_not_reported(tmp_path: Path) -> None:
+    from reme_tui.engine.engine import Engine
+
+    tags = ["alice", "бухгалтерия", "項目", "café", "naïve", "rocket🚀\ufe0f"]
+    files = {f"digest/{i}.md": memory("x\n", tags=[tag]) for i, tag in enumerate(tags)}
+    engine = Engine.open(write_workspace(tmp_path, files))
+    assert [d for d in engine.diagnostics() if d.code == "tag-lookalike"] == []
+    nfd = write_workspace(
+        tmp_path / "nfd",
+        {"digest/a.md": memory("x\n", tags=[unicodedata.normalize("NFD", "café")])},
+    )
+    (diagnostic,) = [d for d in Engine.open(nfd).diagnostics() if d.code == "tag-lookalike"]
+    assert "decomposed (NFD)" in diagnostic.message

@@ -28,6 +28,40 @@ _LATIN_TWINS = str.maketrans(
 )  # fmt: skip
 
 
+_LATIN_TWIN_CHARS = frozenset(chr(code) for code in _LATIN_TWINS)
+_IN_EMOJI = frozenset("\u200d\ufe0e\ufe0f")  # joiner and emoji/text selectors
+
+
+def _named(chars: list[str]) -> str:
+    return ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'unnamed').title()}" for c in chars)
+
+
+def how_it_deceives(tag: str) -> str | None:
+    """Why ``tag`` can be mistaken for another tag, or None: characters that draw nothing
+    (a joiner or selector after a symbol is part of an emoji and does not count), a
+    decomposed (NFD) spelling, or Cyrillic/Greek letters among Latin ones."""
+    hidden = sorted(
+        {
+            match.group()
+            for match in _UNSEEN.finditer(tag)
+            if not (
+                match.group() in _IN_EMOJI
+                and match.start()
+                and not tag[match.start() - 1].isalnum()
+                and not tag[match.start() - 1].isspace()
+            )
+        }
+    )
+    if hidden:
+        return f"holds {_named(hidden[:3])}, drawn as nothing"
+    if unicodedata.normalize("NFC", tag) != tag:
+        return "is spelled decomposed (NFD), unlike its composed twin"
+    lookalikes = sorted({c for c in tag.casefold() if c in _LATIN_TWIN_CHARS})
+    if lookalikes and any("LATIN" in unicodedata.name(c, "") for c in tag):
+        return f"mixes Latin letters with {_named(lookalikes[:3])}, drawn like a Latin letter"
+    return None
+
+
 def look_key(tag: str) -> str:
     """What a reader sees of ``tag``: compatibility-composed, case-folded, without the
     characters that draw nothing, with Cyrillic/Greek look-alikes read as Latin."""
