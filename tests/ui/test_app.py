@@ -395,6 +395,24 @@ async def test_clicking_a_preview_tag_filters_by_it(app_factory: AppFactory) -> 
         assert app.main_screen.query_one(SearchBar).state.filters.tags == ("garden",)
 
 
+async def test_preview_tags_show_what_draws_nothing(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    # Issue 26: a zero-width space made '#ali​ce' look exactly like '#alice'.
+    (workspace / "digest" / "twin.md").write_text(
+        '---\nname: Twin\nmemory_tags: [alice, "ali\\u200bce"]\n---\nzucchini twin\n',
+        "utf-8",
+    )
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_query(pilot, "zucchini")
+        await settle(pilot)
+        chips = list(app.main_screen.query(TagChip))
+        assert [str(chip.render()) for chip in chips] == ["#alice", "#ali\\u200bce"]
+        assert [chip.tag for chip in chips] == ["alice", "ali\u200bce"]  # what it filters by
+
+
 async def test_matches_over_time_chart(app_factory: AppFactory) -> None:
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
