@@ -42,9 +42,35 @@ def for_terminal(text: object) -> str:
     return _UNSAFE.sub(_visible, value)
 
 
+# Characters that draw nothing (zero-width space/joiners, soft hyphen, BOM, word joiner,
+# variation selectors, Hangul fillers, tag characters): in a tag or name they make two
+# different values look identical, so one-line fields show them (issue 26). A joiner or
+# variation selector after a symbol is part of an emoji sequence and stays.
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2064"
+    "\u3164\ufe00-\ufe0f\ufeff\uffa0\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
+)
+_IN_EMOJI = frozenset("\u200d\ufe0e\ufe0f")
+
+
+def _visible_invisible(match: re.Match[str]) -> str:
+    char, start = match.group(), match.start()
+    before = match.string[start - 1] if start else ""
+    if char in _IN_EMOJI and before and not before.isalnum() and not before.isspace():
+        return char
+    code = ord(char)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def show_invisible(text: str) -> str:
+    """``text`` with every character that draws nothing written as its escape."""
+    return _INVISIBLE.sub(_visible_invisible, text)
+
+
 def for_terminal_line(text: object) -> str:
-    """Like ``for_terminal`` for one-line fields (tags, names, paths): newlines escaped too."""
-    return for_terminal(text).replace("\n", "\\n")
+    """Like ``for_terminal`` for one-line fields (tags, names, paths): newlines escaped too,
+    and characters that draw nothing shown."""
+    return show_invisible(for_terminal(text).replace("\n", "\\n"))
 
 
 def _json_escape(match: re.Match[str]) -> str:

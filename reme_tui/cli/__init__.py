@@ -12,6 +12,32 @@ workspace, I/O failures), 2 usage errors (bad flags, a flag the mode does not us
 dates, tags that normalize to nothing, no terminal for the app).
 """
 
-from reme_tui.cli.entry import main, run
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reme_tui.cli import signals
 
 __all__ = ["main", "run"]
+
+
+def run() -> int:
+    """The console script (and `python -m reme_tui`). Everything heavy is imported inside,
+    after SIGTERM is taken over and within reach of the interrupt handler: a Ctrl-C while
+    the modules load (a second or more on a busy machine) exits 130 without a traceback."""
+    signals.treat_sigterm_as_interrupt()
+    try:
+        from reme_tui.cli.entry import run as run_entry
+
+        return run_entry()
+    except KeyboardInterrupt as interrupt:
+        return signals.exit_code(interrupt)
+    finally:
+        signals.die_quietly_from_now_on()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` (default: sys.argv), run the mode it asks for; returns the exit code."""
+    from reme_tui.cli.entry import main as main_entry
+
+    return main_entry(argv)

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from reme_tui import __version__
+from reme_tui.cli import signals
 from reme_tui.cli.common import EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, UsageError, error
 from reme_tui.cli.dispatch import parse_command_line
 from reme_tui.engine import WorkspaceError  # engine/errors.py alone: --help loads no engine
@@ -39,8 +40,8 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
     except WorkspaceError as exc:
         error(str(exc))
         return EXIT_RUNTIME
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as interrupt:  # Ctrl-C, or SIGTERM under the console script
+        return signals.exit_code(interrupt)
     except BrokenPipeError:
         # Output closed early (e.g. piped into `head`): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

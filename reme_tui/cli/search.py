@@ -162,7 +162,7 @@ def _follow(
     # In place before the first results show: a Ctrl-C as soon as they are seen stops
     # following (exit 0), never a KeyboardInterrupt between printing and watching.
     stop = threading.Event()
-    previous = _stop_on_interrupt(stop)
+    previous = _stop_on_signals(stop)
     applied = False  # the saved index is behind: saved when following stops
     try:
         emit(response)
@@ -200,21 +200,27 @@ def _follow(
             error(f"watching {engine.root} failed: {exc}")
         return EXIT_RUNTIME
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
         saved = not applied or root_is_gone(engine.root) or engine.save()
         if not saved and engine.save_error is not None:
             error(engine.save_error)
     return EXIT_OK
 
 
-def _stop_on_interrupt(stop: threading.Event) -> Any:
-    """Ctrl-C asks --follow to stop between two updates instead of raising wherever it
-    lands: a KeyboardInterrupt inside an update could leave a lock held and the final
-    save waiting on it. A second Ctrl-C interrupts at once. Returns the handler replaced."""
+def _stop_on_signals(stop: threading.Event) -> dict[int, Any]:
+    """Ctrl-C and SIGTERM ask --follow to stop between two updates (and save what it
+    followed) instead of raising wherever they land: a KeyboardInterrupt inside an update
+    could leave a lock held and the final save waiting on it. A second one interrupts at
+    once. A SIGTERM the parent set to be ignored stays ignored. Returns the handlers replaced."""
 
-    def interrupted(signum: int, frame: object) -> None:
+    def stop_following(signum: int, frame: object) -> None:
         if stop.is_set():
             raise KeyboardInterrupt
         stop.set()
 
-    return signal.signal(signal.SIGINT, interrupted)
+    previous: dict[int, Any] = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(signum) != signal.SIG_IGN:
+            previous[signum] = signal.signal(signum, stop_following)
+    return previous

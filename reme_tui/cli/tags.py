@@ -24,6 +24,7 @@ def run_list_tags(args: argparse.Namespace) -> int:
         for tag, count in items:
             out(f"{count:>{width}}  {for_terminal_line(tag)}\n")
         info(f"{len(items)} tags over {engine.memory_count} memories")
+        _warn_lookalikes([tag for tag, _count in items])
     mention_diagnostics(engine)
     return EXIT_OK
 
@@ -80,6 +81,8 @@ def run_tag_edit(args: argparse.Namespace) -> int:
     ignored = what_reme_ignores(result.new_tags) if result.changed else []
     for message in ignored:
         warn(f"{rel}: {message}")
+    for note in _lookalike_notes(result.old_tags, result.new_tags):
+        warn(f"{rel}: {note}")
     if result.changed:
         history = settings_for(args).history
         label = f"tags of {rel}"
@@ -112,6 +115,35 @@ def what_reme_ignores(tags: tuple[str, ...]) -> list[str]:
     from reme_tui.engine.tags import warnings_for
 
     return [w.message for w in warnings_for(tags) if w.kind != "near-duplicate"]
+
+
+def _warn_lookalikes(tags: list[str]) -> None:
+    from reme_tui.engine.tags import look_key
+
+    seen: dict[str, list[str]] = {}
+    for tag in tags:
+        seen.setdefault(look_key(tag), []).append(tag)
+    twins = sorted(
+        ", ".join(map(for_terminal_line, group)) for group in seen.values() if len(group) > 1
+    )
+    for group in twins:
+        warn(f"tags that look identical but are different tags: {group} (see reme-tui dupes)")
+
+
+def _lookalike_notes(old: tuple[str, ...], new: tuple[str, ...]) -> list[str]:
+    """A tag the edit brought in that cannot be told apart from another of the file's:
+    ReMe keeps both (they are different strings), the reader sees one tag twice."""
+    from reme_tui.engine.tags import lookalike_of
+
+    notes = []
+    for tag in new:
+        twin = lookalike_of(tag, [other for other in new if other != tag])
+        if tag not in old and twin is not None:
+            notes.append(
+                f"tag {for_terminal_line(tag)} looks like {for_terminal_line(twin)} but is "
+                "another tag (invisible or look-alike characters); ReMe keeps both"
+            )
+    return notes
 
 
 def run_suggest_tags(args: argparse.Namespace) -> int:

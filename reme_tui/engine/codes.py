@@ -119,6 +119,12 @@ class Code(StrEnum):
         Severity.INFO,
         "a tag that repeats an earlier one after normalization",
     )
+    TAG_LOOKALIKE = (
+        "tag-lookalike",
+        Severity.WARNING,
+        "a tag with characters that draw nothing or only look Latin (zero-width, BOM, NFD, "
+        "Cyrillic а); ReMe reads it as a tag of its own",
+    )
     NO_TAGS = ("no-tags", Severity.INFO, "no tags, so tag filters never find this memory")
     # links
     LINK_DANGLING = (

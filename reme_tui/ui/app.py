@@ -10,6 +10,7 @@ import contextlib
 import datetime as dt
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -227,6 +228,17 @@ class RemeApp(ShowsWorkerFailures, App[None]):
             self.load_model()
         if self.watch_enabled:
             self.watch_workspace()
+        self._quit_on_sigterm(True)
+
+    def _quit_on_sigterm(self, on: bool) -> None:
+        """SIGTERM quits the way `q` does (terminal restored, index saved) instead of the
+        default action killing the app mid-screen with unsaved changes (issue 26)."""
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            if on:
+                loop.add_signal_handler(signal.SIGTERM, self.exit)
+            else:
+                loop.remove_signal_handler(signal.SIGTERM)
 
     def on_unmount(self) -> None:
         self.build_cancel.set()
@@ -237,6 +249,7 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         with self.save_lock:
             if self.index_unsaved and self.engine.is_built:
                 self.engine.save()
+        self._quit_on_sigterm(False)
 
     def _apply_theme(self, name: str) -> None:
         if name in self.available_themes:

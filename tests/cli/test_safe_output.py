@@ -138,3 +138,46 @@ def test_sanitizers_escape_lone_surrogates() -> None:
     text = for_json({"p": "bad\udcff.md"}, indent=None)
     _valid_utf8(text)
     assert json.loads(text) == {"p": "bad\udcff.md"}
+
+
+# The issue's "one bad byte" frontmatters (issue 26): a surrogate escape that YAML loads to a
+# lone surrogate, and flow lists 330 and 1,000 deep (yaml's RecursionError is no YAMLError).
+ONE_BAD_BYTE = {
+    "surrogate": 'name: "\\ud800"\ndescription: "d\\udfff"\n'
+    'memory_tags: ["\\ud800", "a\\ud800", ok]',
+    "330 deep": "name: d\nx: " + "[" * 330 + "]" * 330 + "\nmemory_tags: [ok]",
+    "1,000 deep": "name: d\nx: " + "[" * 1000 + "]" * 1000 + "\nmemory_tags: [ok]",
+}
+EVERY_MODE = [
+    ["--list-tags"],
+    ["--list-tags"],  # warm: loads what the first run saved
+    ["--list-tags", "--no-cache"],
+    ["--query", "budget", "--json"],
+    ["--diagnostics", "--no-cache"],
+    ["--compat-report"],
+    ["--tag-dupes"],
+    ["--changes"],
+]
+
+
+@pytest.mark.parametrize("frontmatter", ONE_BAD_BYTE.values(), ids=ONE_BAD_BYTE.keys())
+def test_one_bad_frontmatter_crashes_no_mode(
+    tmp_path: Path, frontmatter: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = write_workspace(
+        tmp_path / "ws",
+        {"digest/bad.md": f"---\n{frontmatter}\n---\nbudget bad\n", "digest/ok.md": "budget ok\n"},
+    )
+    for mode in EVERY_MODE:
+        assert main([str(root), *mode]) == 0, mode
+        out, err = capsys.readouterr()
+        _valid_utf8(out + err)
+        assert "Traceback" not in err
+    # Edited (the surrogate's U+FFFD never written back), or refused with a reason.
+    edited = main([str(root), "--add-tag", "digest/bad.md", "more"])
+    _out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    if "[[[" in frontmatter:
+        assert edited == 1 and "nests deeper than 100 levels" in err
+    else:
+        assert edited == 0 and '"a\\ud800"' in (root / "digest/bad.md").read_text()

@@ -199,3 +199,17 @@ def test_a_failing_directory_sync_after_the_rename_is_not_a_refusal(
     assert result.changed and result.written == ["digest/a.md"]
     assert "memory_tags: [c, b]" in (root / "digest" / "a.md").read_text()
     assert sorted(merged.written) == ["digest/a.md", "digest/b.md"] and merged.refused == []
+
+
+@pytest.mark.parametrize("stem", ["n" * 248, "é" * 125, "日" * 83], ids=["1", "2", "3-byte"])
+def test_a_name_at_the_length_limit_can_be_edited(tmp_path: Path, stem: str) -> None:
+    # Issue 26: such a file was indexed but every edit failed (the temp name added 19 bytes).
+    name = f"digest/{stem}.md"
+    assert len(os.fsencode(Path(name).name)) > 236
+    root = write_workspace(tmp_path / "ws", {name: TAGGED})
+    engine = Engine.open(root)
+    engine.edit_tags(name, AddTag("b"))
+    assert "memory_tags: [a, b]" in (root / name).read_text()
+    assert sorted(p.name for p in (root / "digest").iterdir()) == [Path(name).name]
+    edited = engine.memory(name)
+    assert edited is not None and edited.tags == ("a", "b")

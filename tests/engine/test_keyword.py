@@ -295,11 +295,17 @@ def test_remove_path_and_replace_path() -> None:
         index.replace_path("b.md", [(("other.md", 1), ["alpha"])])
 
 
-@pytest.mark.parametrize("batch_tokens", [1 << 21, 37])
+@pytest.mark.parametrize(
+    ("batch_tokens", "run_block", "bulk_min_tokens"),
+    [(1 << 21, 1 << 16, 1 << 16), (37, 1 << 16, 1 << 16), (1 << 21, 3, 10)],
+    ids=["one batch", "small batches", "small runs, few docs go bulk"],
+)
 def test_bulk_build_and_churn_match_reference(
-    batch_tokens: int, monkeypatch: pytest.MonkeyPatch
+    batch_tokens: int, run_block: int, bulk_min_tokens: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(keyword, "_BULK_BATCH_TOKENS", batch_tokens)
+    monkeypatch.setattr(keyword, "_RUN_BLOCK", run_block)  # runs appended in blocks
+    monkeypatch.setattr(keyword, "_BULK_MIN_TOKENS", bulk_min_tokens)  # one huge memory
     rng = random.Random(7)
     vocab = [f"w{i}" for i in range(60)]
     weights = [1 / (i + 1) for i in range(60)]

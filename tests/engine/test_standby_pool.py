@@ -5,6 +5,7 @@ not be, so the real pool is exercised in a fresh interpreter."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -193,3 +194,62 @@ def test_a_broken_standby_pool_is_dropped_and_the_build_finishes_here(
     built = seen["built"]
     assert isinstance(built, Engine) and built.fingerprint() == serial
     assert dropped == [True]
+
+
+# A headless build's own pool, interrupted while a worker is stuck in its batch: the worker
+# blocks reading a FIFO the test opens only after it has seen (or given up on) the interrupt.
+INTERRUPTED_BUILD = """
+import os, sys
+from pathlib import Path
+from reme_tui.engine.files import FoundFile
+from reme_tui.engine.index import loader
+
+fifo, folder = sys.argv[1], Path(sys.argv[2])
+load_batch = loader._load_batch
+
+def blocking_batch(batch, tag_field, max_file_bytes):
+    if any(item.rel == "blocked.md" for item in batch):
+        with open(fifo) as pipe:
+            pipe.read()
+    return load_batch(batch, tag_field, max_file_bytes)
+
+def interrupt(done, total):
+    raise KeyboardInterrupt
+
+loader._load_batch = blocking_batch
+loader.BATCH_SIZE = 1
+os.environ[loader.WORKERS_ENV] = "2"
+items = [FoundFile(name, folder / name) for name in ("a.md", "blocked.md", "b.md")]
+try:
+    for _ in loader.load_all(items, tag_field="t", max_file_bytes=10_000, progress=interrupt):
+        pass
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+"""
+
+
+def test_an_interrupted_build_does_not_wait_for_the_batches_in_flight(tmp_path: Path) -> None:
+    # Issue 26: Ctrl-C/SIGTERM to a cold `--follow` on 10,000 files took up to 8 s to exit.
+    import select
+
+    for name in ("a.md", "blocked.md", "b.md"):
+        (tmp_path / name).write_text(memory("body\n", tags=["t"]), "utf-8")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPTED_BUILD, str(fifo), str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    try:
+        # Before the fix nothing comes until the FIFO is opened below: the pool waited.
+        readable, _, _ = select.select([proc.stdout], [], [], 60)
+        interrupted_first = bool(readable)
+    finally:
+        with contextlib.suppress(OSError):  # release the stuck worker, if it is still there
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        out, err = proc.communicate(timeout=60)
+    assert interrupted_first, err
+    assert out == "interrupted\n" and proc.returncode == 0, err

@@ -157,6 +157,19 @@ async def test_tag_counts_stay_whole_and_right_aligned_beside_long_tags(
         assert len(lines[0].rstrip()) == len(lines[1].rstrip())  # counts end in one column
 
 
+async def test_tag_sidebar_shows_what_draws_nothing(app_factory: AppFactory) -> None:
+    # Issue 26: a tag with a zero-width space looked exactly like its twin in the sidebar.
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        sidebar = app.main_screen.query_one(TagSidebar)
+        sidebar.set_tags([("alice", 2), ("ali\u200bce", 1), ("ali\u202ece", 1)])
+        await pilot.pause()
+        tag_list = sidebar.query_one(TagList)
+        lines = [tag_list.render_line(y).text.split()[0] for y in range(3)]
+        assert lines == ["alice", "ali\\u200bce", "ali\\u202ece"]
+
+
 # -- search bar ----------------------------------------------------------------------
 
 
@@ -379,6 +392,24 @@ async def test_clicking_a_preview_tag_filters_by_it(app_factory: AppFactory) -> 
         await pilot.click(TagChip)
         await settle(pilot)
         assert app.main_screen.query_one(SearchBar).state.filters.tags == ("garden",)
+
+
+async def test_preview_tags_show_what_draws_nothing(
+    app_factory: AppFactory, workspace: Path
+) -> None:
+    # Issue 26: a zero-width space made '#ali​ce' look exactly like '#alice'.
+    (workspace / "digest" / "twin.md").write_text(
+        '---\nname: Twin\nmemory_tags: [alice, "ali\\u200bce"]\n---\nzucchini twin\n',
+        "utf-8",
+    )
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_query(pilot, "zucchini")
+        await settle(pilot)
+        chips = list(app.main_screen.query(TagChip))
+        assert [str(chip.render()) for chip in chips] == ["#alice", "#ali\\u200bce"]
+        assert [chip.tag for chip in chips] == ["alice", "ali\u200bce"]  # what it filters by
 
 
 async def test_matches_over_time_chart(app_factory: AppFactory) -> None:

@@ -137,3 +137,50 @@ async def test_quitting_while_the_history_baseline_runs_still_leaves_a_saved_ind
     finally:
         release.set()
     assert "daily/2026-01-05/kickoff.md" in saved_paths(workspace)
+
+
+async def test_sigterm_quits_like_q_and_saves_the_index(
+    app_factory: AppFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 26: SIGTERM's default action killed the app with its changes unsaved.
+    import os
+    import signal
+
+    from reme_tui.ui import app as app_module
+
+    monkeypatch.setattr(app_module, "SAVE_DELAY", 3600.0)  # only the quit can save
+    unhandled: list[int] = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: unhandled.append(signum))
+    try:
+        app = app_factory()
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            new = workspace / "digest" / "late.md"
+            new.write_text("---\nname: Late\nmemory_tags: [late]\n---\nLate news.\n", "utf-8")
+            await app.apply_changes([str(new)])
+            await settle(pilot)
+            assert app.index_unsaved
+            os.kill(os.getpid(), signal.SIGTERM)
+            await wait_for(pilot, lambda: not app.is_running)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert unhandled == []
+    assert "digest/late.md" in saved_paths(workspace)
+
+
+@pytest.mark.parametrize(
+    "frontmatter",
+    ['name: "\\ud800"\nmemory_tags: ["a\\ud800", ok]', "x: " + "[" * 330 + "]" * 330],
+    ids=["surrogate", "330 deep"],
+)
+async def test_one_bad_frontmatter_leaves_the_index_ready_and_saved(
+    app_factory: AppFactory, workspace: Path, frontmatter: str
+) -> None:
+    # Issue 26: the app showed "index failed" (the save crashed) beside "index ready".
+    (workspace / "digest" / "bad.md").write_text(f"---\n{frontmatter}\n---\nbad\n", "utf-8")
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert status_index(app) == "index ready"
+        assert not app.main_screen.build_failed
+    assert "digest/bad.md" in saved_paths(workspace)

@@ -321,8 +321,25 @@ def _prepare_temp(fd: int, data: bytes, original: os.stat_result | None) -> os.s
 
 
 def _temp_in(directory: Path, name: str) -> tuple[int, Path]:
-    fd, temp_name = tempfile.mkstemp(prefix=f".{name}.", suffix=TEMP_SUFFIX, dir=directory)
+    prefix = f".{_fit_temp_stem(directory, name)}."
+    fd, temp_name = tempfile.mkstemp(prefix=prefix, suffix=TEMP_SUFFIX, dir=directory)
     return fd, Path(temp_name)
+
+
+_MKSTEMP_RANDOM = 8  # the characters mkstemp puts between prefix and suffix
+
+
+def _fit_temp_stem(directory: Path, name: str) -> str:
+    """``name`` cut (whole characters) so ``.<name>.XXXXXXXX.reme-tmp`` fits NAME_MAX: a
+    memory named near the limit (over ~236 bytes on most filesystems) stays editable."""
+    try:
+        name_max = os.pathconf(directory, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        name_max = 255
+    budget = name_max - len(f"..{TEMP_SUFFIX}") - _MKSTEMP_RANDOM
+    while len(os.fsencode(name)) > budget and len(name) > 1:
+        name = name[:-1]
+    return name
 
 
 def atomic_write(

@@ -23,7 +23,13 @@ import yaml
 from ..codes import Code
 from ..files import FileTooLarge, date_from_path, read_regular
 from ..records import Diagnostic, Memory
-from ..tags import DEFAULT_TAG_FIELD, MAX_TAG_LENGTH, MAX_TAGS_PER_FILE, walk_tag_items
+from ..tags import (
+    DEFAULT_TAG_FIELD,
+    MAX_TAG_LENGTH,
+    MAX_TAGS_PER_FILE,
+    how_it_deceives,
+    walk_tag_items,
+)
 from .chunking import chunk_body
 from .frontmatter.bounded import FrontmatterTooComplex, load_yaml
 from .frontmatter.split import split_frontmatter
@@ -344,6 +350,17 @@ def _extract_tags(
         else:
             tags.append(walked.canonical)
             spellings.append((walked.canonical, str(item)))
+            deceives = how_it_deceives(walked.canonical)
+            if deceives is not None:
+                diagnostics.append(
+                    Diagnostic(
+                        rel,
+                        line,
+                        Code.TAG_LOOKALIKE,
+                        f"tag {preview_value(item)} {deceives}: it looks like another tag "
+                        "but ReMe reads it as a tag of its own",
+                    )
+                )
     if over_limit:
         # One per file: 10,000 tags must not become 9,997 diagnostics.
         more = f" and {len(over_limit) - 1:,} more" if len(over_limit) > 1 else ""

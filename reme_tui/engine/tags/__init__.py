@@ -7,6 +7,7 @@ from ..lazy_face import lazy_getattr
 from .checks import TagWarning, warnings_for
 from .index import Order, OrderBy, TagIndex
 from .lints import LINT_CODES, TagFix, lint_tags
+from .lookalike import how_it_deceives, look_key, lookalike_of, looks_alike
 from .normalize import (
     DEFAULT_TAG_FIELD,
     MAX_TAG_LENGTH,
@@ -41,8 +42,12 @@ __all__ = [
     "detect_duplicates",
     "engine_embed",
     "fingerprint_key",
+    "how_it_deceives",
     "judge_tag",
     "lint_tags",
+    "look_key",
+    "lookalike_of",
+    "looks_alike",
     "normalize_query_tags",
     "normalize_tag",
     "separator_key",

@@ -36,6 +36,7 @@ from reme_tui.engine.write import (
     UndoResult,
     plan_merge,
 )
+from reme_tui.safe_text import for_terminal_line
 from reme_tui.ui.focus import OrderedInput
 from reme_tui.ui.host import Host, host_of
 from reme_tui.ui.screens.dry_run import DryRunConfirmScreen, diff_line_style
@@ -261,8 +262,8 @@ class DupesScreen(ShowsWorkerFailures, Screen[None]):
             table.add_row(
                 Text(cluster.confidence, style=_CONFIDENCE_STYLE[cluster.confidence]),
                 str(cluster.total_files),
-                self.target_of(cluster),
-                ", ".join(cluster.tags),
+                for_terminal_line(self.target_of(cluster)),
+                ", ".join(map(for_terminal_line, cluster.tags)),
                 key=str(index),
             )
         count = len(self.clusters)
@@ -310,10 +311,11 @@ class DupesScreen(ShowsWorkerFailures, Screen[None]):
         text.append(f" · linked by {', '.join(cluster.methods)}\n\n")
         for index, member in enumerate(cluster.members):
             marker = "▶ " if index == self.member_index else "  "
-            text.append(marker + member.tag, "bold")
+            text.append(marker + for_terminal_line(member.tag), "bold")
             text.append(f"  {member.files} memor{'y' if member.files == 1 else 'ies'}\n")
             if member.spellings:
-                text.append(f"    written: {', '.join(member.spellings)}\n", "italic")
+                written = ", ".join(map(for_terminal_line, member.spellings))
+                text.append(f"    written: {written}\n", "italic")
             for path in self.samples.get(member.tag, []):
                 text.append(f"    · {path}\n", "dim")
         return text

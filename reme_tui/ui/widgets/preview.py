@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.events import Click, Resize
 from textual.widgets import Label, Static
 
-from reme_tui.safe_text import for_terminal
+from reme_tui.safe_text import for_terminal, for_terminal_line
 from reme_tui.ui.cells import cut_left
 from reme_tui.ui.file_notes import warning_line, warnings_of
 from reme_tui.ui.focus import FollowsFocus
@@ -50,7 +50,7 @@ class TagChip(Static):
     """A tag in the preview header; clicking it adds the tag to the search."""
 
     def __init__(self, tag: str) -> None:
-        super().__init__(f"#{tag}", classes="tag-chip", markup=False)
+        super().__init__(f"#{for_terminal_line(tag)}", classes="tag-chip", markup=False)
         self.tag = tag
         self.tooltip = f"click to filter by {tag}"
 

@@ -28,6 +28,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from reme_tui.engine.tags import MAX_TAGS_PER_FILE, TagWarning
+from reme_tui.safe_text import for_terminal_line
 from reme_tui.ui.focus import FollowsFocus, KeepsKeyOrder, focus_now
 from reme_tui.ui.tag_draft import Suggestion, TagDraft, first_near_duplicate, pack
 
@@ -84,7 +85,7 @@ class EditChip(FollowsFocus, Static, can_focus=True):
         delta: int = 0
 
     def __init__(self, index: int, tag: str) -> None:
-        super().__init__(f"{tag} ✕", classes="tag-edit-chip", markup=False)
+        super().__init__(f"{for_terminal_line(tag)} ✕", classes="tag-edit-chip", markup=False)
         self.index = index
         self.tag = tag
         self.tooltip = f"{tag}: click or Backspace to remove, F2 to rename, ctrl+←/→ to move"

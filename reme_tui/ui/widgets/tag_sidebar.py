@@ -12,6 +12,7 @@ from textual.content import Content
 from textual.events import Key
 from textual.widgets import Input, Label
 
+from reme_tui.safe_text import for_terminal_line
 from reme_tui.ui.focus import FollowsFocus, KeepsKeyOrder, focus_now, is_bound
 from reme_tui.ui.messages import TagChosen
 from reme_tui.ui.widgets.line_list import LineList
@@ -58,14 +59,15 @@ class TagList(FollowsFocus, LineList):
 
     def row_content(self, index: int, width: int) -> Content:
         tag, count = self.tags[index]
+        shown = for_terminal_line(tag)  # invisible and bidi characters as escapes
         if tag in self.excluded:
             mark = Content.styled("− ", "$error")
-            name = Content.styled(tag, "strike $text-muted")
+            name = Content.styled(shown, "strike $text-muted")
         elif tag in self.selected:
             mark = Content.styled("✓ ", "$success")
-            name = Content.styled(tag, "bold $text-accent")
+            name = Content.styled(shown, "bold $text-accent")
         else:
-            mark, name = Content("  "), Content(tag)
+            mark, name = Content("  "), Content(shown)
         number = str(count)
         room = max(1, width - len(number) - 1 - mark.cell_length)
         if name.cell_length > room:

@@ -30,6 +30,7 @@ from .spelling import (
     distinct,
     edit_links,
     fingerprint_links,
+    lookalike_links,
     ngram_links,
     separator_links,
 )
@@ -220,6 +221,7 @@ def _all_links(
     for tag in tags:
         by_key[tag.key].append(tag)
     links: list[Link] = [
+        *lookalike_links(tags),
         *separator_links(tags),
         *fingerprint_links(tags),
         *ngram_links(tags, limits),

@@ -11,6 +11,7 @@ Confidence = Literal["high", "medium", "low"]
 
 
 METHODS: tuple[str, ...] = (
+    "lookalike",  # identical to the eye: invisible characters, Cyrillic look-alikes
     "separator",
     "fingerprint",
     "ngram",

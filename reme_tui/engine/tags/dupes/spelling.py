@@ -11,6 +11,7 @@ from itertools import chain, combinations
 from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA
 
+from ..lookalike import look_key
 from .candidates import Link, Tag, chain_links, digit_runs, group_by, guard_rejects, link
 from .keys import ngram_key
 from .model import HIGH, LOW, MEDIUM, DupeThresholds
@@ -19,9 +20,18 @@ _NUMERONYM = re.compile(r"([^\W\d_])(\d+)([^\W\d_])")
 
 
 def distinct(a: Tag, b: Tag) -> bool:
-    """The guards, with numeronyms (``k8s``/``kubernetes``) exempt: a cannot-link."""
+    """The guards, with numeronyms (``k8s``/``kubernetes``) and tags that look identical
+    (``bob``/``bοb`` with a Greek omicron) exempt: a cannot-link."""
     short, long = (a, b) if len(a.key) <= len(b.key) else (b, a)
-    return guard_rejects(a, b) and not _numeronym(short.key, long.key)
+    if not guard_rejects(a, b) or _numeronym(short.key, long.key):
+        return False
+    return look_key(a.tag) != look_key(b.tag)
+
+
+def lookalike_links(tags: Sequence[Tag]) -> Iterator[Link]:
+    """Tags a reader cannot tell apart (invisible characters, Cyrillic look-alikes)."""
+    for group in group_by(tags, lambda t: look_key(t.tag)):
+        yield from chain_links(group, "lookalike", HIGH)
 
 
 def separator_links(tags: Sequence[Tag]) -> Iterator[Link]:
