@@ -211,7 +211,12 @@ async def test_a_long_burst_is_one_whole_group_to_the_end(app_factory: AppFactor
         screen = app.screen
         assert isinstance(screen, ChangesScreen)
         timeline = screen.query_one(Timeline)
-        assert timeline.rows_built <= timeline.size.height
+        # One paint from a steady screen: how many first paints there were (a focus change
+        # restyles every row) depends on the machine's load, what one paint draws does not.
+        timeline.rows_built = 0
+        timeline.refresh_rows()
+        await settle(pilot)
+        assert 0 < timeline.rows_built <= timeline.size.height < timeline.row_count
         assert len(screen.loaded_entries) == 300
         group = screen.selected_group()
         assert group is not None and len(group.entries) == 300
