@@ -65,6 +65,7 @@ class ResultsReady(Message):
     total: int = 0
     chart: Any = None
     vector_error: str | None = None  # the model failed on this query: keyword results only
+    cpu_ms: float = 0.0  # the search thread's own CPU time: what the search itself cost
 
 
 @dataclass

@@ -97,3 +97,51 @@ async def test_a_slow_older_search_never_replaces_a_newer_one(
         await pilot.pause(0.2)
         await settle(pilot)
         assert [row.path for row in screen.query_one(ResultsPane).rows] == retro_rows
+
+
+async def test_a_search_waiting_for_the_gil_is_not_slow_and_typing_is_not_debounced(
+    app_factory: AppFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The debounce for slow searches looks at the search thread's CPU time: a search
+    that spent its wall time waiting (for the GIL while the screen painted) made every
+    next keystroke wait 120 ms. A search that burns the CPU is still debounced."""
+    import time
+
+    from reme_tui.ui.screens.main import FAST_SEARCH_MS, MainScreen
+
+    compute = MainScreen.compute
+    delays: list[float] = []
+
+    def waiting(self: MainScreen, *args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.08)  # wall time without CPU, as a thread waiting for the GIL has
+        return compute(self, *args, **kwargs)
+
+    def burning(self: MainScreen, *args: Any, **kwargs: Any) -> Any:
+        until = time.thread_time() + 2 * FAST_SEARCH_MS / 1000
+        while time.thread_time() < until:
+            pass
+        return compute(self, *args, **kwargs)
+
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.main_screen
+        worker = MainScreen._search_worker
+
+        def recording(self: MainScreen, state: Any, serial: int, delay: float, *rest: Any) -> Any:
+            delays.append(delay)
+            return worker(self, state, serial, delay, *rest)
+
+        monkeypatch.setattr(MainScreen, "_search_worker", recording)
+        monkeypatch.setattr(MainScreen, "compute", waiting)
+        await pilot.press("slash", *"post")
+        await settle(pilot)
+        assert screen.last_search_ms < FAST_SEARCH_MS
+        assert delays and delays[-1] == 0.0
+        monkeypatch.setattr(MainScreen, "compute", burning)
+        await pilot.press("g")
+        await settle(pilot)
+        assert screen.last_search_ms >= FAST_SEARCH_MS
+        await pilot.press("r")
+        assert delays[-1] > 0.0
+        await settle(pilot)
