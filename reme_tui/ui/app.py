@@ -154,6 +154,7 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         self.index_unsaved = False
         self.save_lock = threading.Lock()
         self._save_timer: Timer | None = None
+        self._told_save_error: str | None = None
         self.watch_stop = asyncio.Event()
         self.main_screen = MainScreen()
         self.startup_notes: list[tuple[str, str]] = []
@@ -340,6 +341,12 @@ class RemeApp(ShowsWorkerFailures, App[None]):
             self.index_unsaved = False
             if not self.engine.save():
                 self.index_unsaved = True  # kept for the next change or the quit
+            error = self.engine.save_error
+            if error is not None and error != self._told_save_error:
+                # Told once per reason (a full cache dir fails every save of a burst);
+                # notify() is thread-safe, and this runs in the index or save thread.
+                self.notify(error, title="Saved index", severity="warning", timeout=10)
+            self._told_save_error = error
 
     @work(thread=True, exclusive=True, group="model", name="model", exit_on_error=False)
     def load_model(self) -> None:
