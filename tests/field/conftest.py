@@ -91,3 +91,22 @@ def home(tmp_path: Path) -> Iterator[dict[str, str]]:
 def no_app_left_running() -> Iterator[None]:
     yield
     stop_all()
+
+
+@pytest.fixture
+def sample(tmp_path: Path) -> Path:
+    """A private copy of sample_workspace/."""
+    return Path(shutil.copytree(CHECKOUT / "sample_workspace", tmp_path / "sample"))
+
+
+def run(reme_tui: Path, env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    """The installed tool with ``args``, no stdin, output captured."""
+    return subprocess.run(
+        [str(reme_tui), *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+    )

@@ -4,30 +4,10 @@ their help, short mistakes, and the old mode flags kept as aliases."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
-from .conftest import CHECKOUT
-
-
-@pytest.fixture
-def sample(tmp_path: Path) -> Path:
-    return Path(shutil.copytree(CHECKOUT / "sample_workspace", tmp_path / "sample"))
-
-
-def run(reme_tui: Path, env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [str(reme_tui), *args],
-        env=env,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=300,
-    )
+from .conftest import run
 
 
 def test_commands_answer_as_the_old_flags_did(

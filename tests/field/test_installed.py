@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -13,7 +12,7 @@ import pytest
 
 from benchmarks.generate import generate
 
-from .conftest import CHECKOUT
+from .conftest import CHECKOUT, run
 from .terminal import Terminal
 
 MEMORIES = 2_500  # above the parallel build's threshold (2,000), where the app crashed
@@ -23,23 +22,6 @@ DUSK_BACKGROUND = "171a24"  # reme-dusk.toml's background: the bundled default t
 @pytest.fixture(scope="module")
 def big_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return generate(tmp_path_factory.mktemp("field") / "ws", MEMORIES)
-
-
-@pytest.fixture
-def sample(tmp_path: Path) -> Path:
-    return Path(shutil.copytree(CHECKOUT / "sample_workspace", tmp_path / "sample"))
-
-
-def run(reme_tui: Path, env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [str(reme_tui), *args],
-        env=env,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=300,
-    )
 
 
 def test_the_package_comes_from_the_install_not_the_checkout(
