@@ -130,7 +130,8 @@ class Code(StrEnum):
     LINK_DANGLING = (
         "link-dangling",
         Severity.WARNING,
-        "a wikilink whose target is not a memory in this workspace",
+        "a wikilink whose target is not a memory in this workspace "
+        "(at most 100 link problems a memory, the rest counted in one row)",
     )
     SOURCE_MISSING = (
         "source-missing",

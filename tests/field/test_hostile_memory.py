@@ -77,9 +77,9 @@ def clean(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def answers(reme_tui: Path, env: dict[str, str], workspace: Path) -> dict[str, object]:
     """What every read mode says about the memories other than HOSTILE."""
     here = workspace.parent
-    listing = run(reme_tui, env, here, str(workspace), "--list-tags", "--json")
-    query = run(reme_tui, env, here, str(workspace), "--query", "budget", "--limit", "50", "--json")
-    diagnostics = run(reme_tui, env, here, str(workspace), "--diagnostics", "--json")
+    listing = run(reme_tui, env, here, "tags", str(workspace), "--json")
+    query = run(reme_tui, env, here, "search", "budget", str(workspace), "--limit", "50", "--json")
+    diagnostics = run(reme_tui, env, here, "diagnostics", str(workspace), "--json")
     for done in (listing, query, diagnostics):
         assert done.code == 0, done.stderr
         assert "Traceback" not in done.stderr
@@ -107,13 +107,13 @@ def test_one_bomb_leaves_the_other_memories_answers_unchanged(
     assert answers(reme_tui, cold_env, workspace) == before  # cold: parsed and saved
     assert answers(reme_tui, cold_env, workspace) == before  # warm: from the saved index
 
-    diagnostics = run(reme_tui, cold_env, tmp_path, str(workspace), "--diagnostics", "--json")
+    diagnostics = run(reme_tui, cold_env, tmp_path, "diagnostics", str(workspace), "--json")
     mine = [d for d in json.loads(diagnostics.stdout)["diagnostics"] if d["path"] == HOSTILE]
     assert [d["code"] for d in mine] == ["frontmatter-too-complex"]
-    query = run(reme_tui, cold_env, tmp_path, str(workspace), "--query", "hostile", "--json")
+    query = run(reme_tui, cold_env, tmp_path, "search", "hostile", str(workspace), "--json")
     assert [r["path"] for r in json.loads(query.stdout)["results"]] == [HOSTILE]  # body kept
 
-    edit = run(reme_tui, cold_env, tmp_path, str(workspace), "--add-tag", HOSTILE, "fixed")
+    edit = run(reme_tui, cold_env, tmp_path, "edit-tags", HOSTILE, str(workspace), "--add", "fixed")
     assert edit.code == 1 and "Traceback" not in edit.stderr
     assert "refusing to edit" in edit.stderr and edit.stderr.count("\n") == 1
     assert path.read_text(encoding="utf-8").startswith("---\n")  # untouched
