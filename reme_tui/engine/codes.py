@@ -131,7 +131,7 @@ class Code(StrEnum):
         "link-dangling",
         Severity.WARNING,
         "a wikilink whose target is not a memory in this workspace "
-        "(at most 100 link problems a memory, the rest counted in one row)",
+        "(100 listed a memory, the rest counted)",
     )
     SOURCE_MISSING = (
         "source-missing",
