@@ -4,6 +4,7 @@ kept current after changes (debounced, and on quit), shared with the headless mo
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,6 +13,14 @@ from reme_tui.engine.engine import Engine
 from reme_tui.engine.index.store_choice import saved_index
 
 from .conftest import SIZE, AppFactory, settle, wait_for
+
+
+async def write_late_memory(app: Any, workspace: Path) -> None:
+    """A memory written after the index was built, and applied to it."""
+    new = workspace / "digest" / "late.md"
+    new.write_text("---\nname: Late\nmemory_tags: [late]\n---\nLate news.\n", "utf-8")
+    await app.apply_changes([str(new)])
+
 
 pytestmark = pytest.mark.anyio
 
@@ -49,9 +58,7 @@ async def test_changes_are_saved_after_a_pause_and_on_quit(
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        new = workspace / "digest" / "late.md"
-        new.write_text("---\nname: Late\nmemory_tags: [late]\n---\nLate news.\n", "utf-8")
-        await app.apply_changes([str(new)])
+        await write_late_memory(app, workspace)
         await wait_for(pilot, lambda: not app.index_unsaved)
         await settle(pilot)
         assert "digest/late.md" in saved_paths(workspace)
@@ -155,9 +162,7 @@ async def test_sigterm_quits_like_q_and_saves_the_index(
         app = app_factory()
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            new = workspace / "digest" / "late.md"
-            new.write_text("---\nname: Late\nmemory_tags: [late]\n---\nLate news.\n", "utf-8")
-            await app.apply_changes([str(new)])
+            await write_late_memory(app, workspace)
             await settle(pilot)
             assert app.index_unsaved
             os.kill(os.getpid(), signal.SIGTERM)
