@@ -1,4 +1,4 @@
-"""A long memory's body as terminal lines, block by block, without a widget per block.
+"""A memory's body as terminal lines, block by block, without a widget per block.
 
 Textual's `Markdown` mounts a widget for every block (a table is dozens): a 14 KB memory
 with tables took 750-1,100 ms to appear at 160x45, a 10 KB one without tables ~500 ms.

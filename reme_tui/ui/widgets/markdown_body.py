@@ -1,4 +1,4 @@
-"""The preview's body for long memories: one line-API widget over `markdown_lines`.
+"""The preview's body: one line-API widget over `markdown_lines`, for every memory.
 
 Only the lines on screen are turned into strips; blocks are rendered when their lines
 are first needed (a screenful at once, the rest after the first paint). The widget knows
