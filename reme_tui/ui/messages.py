@@ -5,6 +5,7 @@ Every message is a dataclass (as toolong's are): its fields are what it carries.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -66,6 +67,17 @@ class ResultsReady(Message):
     chart: Any = None
     vector_error: str | None = None  # the model failed on this query: keyword results only
     cpu_ms: float = 0.0  # the search thread's own CPU time: what the search itself cost
+    counted: bool = True  # False: ``total`` and ``chart`` follow in a MatchesCounted
+    painted: asyncio.Event = field(default_factory=asyncio.Event)  # set once on screen
+
+
+@dataclass
+class MatchesCounted(Message):
+    """Every match of search ``serial`` counted and charted, after its rows were shown."""
+
+    serial: int
+    total: int
+    chart: Any
 
 
 @dataclass

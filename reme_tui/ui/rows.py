@@ -11,7 +11,6 @@ from typing import Any
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # A term starts and ends where no word character the tokenizer would glue to it stands
 # (CJK ideographs are split apart, so they are no such character).
-_WORD_START = r"(?:(?<!\w)|(?<=(?-i:[\u4e00-\u9fff])))"  # not after such a character
 _WORD_END = r"(?:(?!\w)|(?=(?-i:[\u4e00-\u9fff])))"  # not before one
 # Markdown noise left out of one-line snippets: heading marks and list bullets.
 _MARKUP = re.compile(r"(?m)^\s*(?:#{1,6}|[-*+]|\d+[.)])\s+")
@@ -83,12 +82,16 @@ def term_pattern(terms: list[str] | tuple[str, ...]) -> re.Pattern[str] | None:
 def _compiled_terms(terms: tuple[str, ...]) -> re.Pattern[str] | None:
     """Compiled once per set of terms. The boundaries are written as ``\\w`` lookarounds
     with the CJK range case-sensitive (``(?-i:...)``): a negated class with that range under
-    IGNORECASE made each compile ~5 ms, paid again by every keystroke's new terms."""
+    IGNORECASE made each compile ~5 ms, paid again by every keystroke's new terms. Each
+    word comes first and looks behind itself for its start (``(?<!\\wword)``, a fixed
+    width): a pattern that opens with a literal lets the scanner skip to the words' first
+    letters, twice as fast over a 3 KB chunk as a leading lookbehind tried at every
+    character (every shown row and preview block runs it)."""
     cjk = [re.escape(term) for term in terms if _CJK.fullmatch(term)]
     words = [re.escape(term) for term in terms if not _CJK.fullmatch(term)]
-    parts: list[str] = []
-    if words:
-        parts.append(rf"{_WORD_START}(?:{'|'.join(words)}){_WORD_END}")
+    parts = [
+        rf"{word}(?:(?<!\w{word})|(?<=(?-i:[\u4e00-\u9fff]){word})){_WORD_END}" for word in words
+    ]
     parts.extend(cjk)
     if not parts:
         return None

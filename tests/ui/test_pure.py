@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -108,6 +109,40 @@ def test_bucket_counts_by_day_and_by_week() -> None:
     counts, _, _, bucket = bucket_counts(["2025-01-01", "2025-12-31"])
     assert bucket == "week" and sum(counts) == 2
     assert bucket_counts([None]) == ([], "", "", "")
+
+
+def _bucket_counts_per_match(dates: list[str | None]) -> tuple[list[float], str, str, str]:
+    """The chart's buckets computed one match at a time (the reference)."""
+    days = sorted(date.fromisoformat(d) for d in dates if d)
+    if not days:
+        return [], "", "", ""
+    span = (days[-1] - days[0]).days + 1
+    if span <= 120:
+        size, name = 1, "day"
+    elif span <= 120 * 7:
+        size, name = 7, "week"
+    else:
+        size, name = max(30, -(-span // 120)), "month"
+    counts = [0.0] * ((span - 1) // size + 1)
+    for when in days:
+        counts[(when - days[0]).days // size] += 1
+    return counts, days[0].isoformat(), days[-1].isoformat(), name
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.none(),
+            st.just(""),
+            st.dates(date(2020, 1, 1), date(2027, 12, 31)).map(date.isoformat),
+        ),
+        max_size=60,
+    )
+)
+def test_bucket_counts_by_distinct_date_equal_counting_every_match(
+    dates: list[str | None],
+) -> None:
+    assert bucket_counts(dates) == _bucket_counts_per_match(dates)
 
 
 def test_linkify_makes_followable_links_and_marks_dangling_ones() -> None:

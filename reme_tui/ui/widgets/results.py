@@ -14,10 +14,11 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Label
 
+from reme_tui.safe_text import for_terminal_line
 from reme_tui.ui.focus import FollowsFocus
 from reme_tui.ui.messages import OpenMemory
 from reme_tui.ui.rows import ResultRow, snippet, term_pattern
-from reme_tui.ui.widgets.line_list import LineList
+from reme_tui.ui.widgets.line_list import LineList, Piece, pieces_content
 from reme_tui.ui.widgets.match_chart import Chart, MatchChart
 from reme_tui.ui.widgets.steady_label import SteadyLabel
 
@@ -39,28 +40,53 @@ def highlight_matches(text: str, pattern: re.Pattern[str] | None, base: str = ""
     return content
 
 
+MUTED = ("$text-muted",)
+MUTED_HIT = ("$text-muted", HIT_STYLE)
+
+
+def row_pieces(
+    row: ResultRow, pattern: re.Pattern[str] | None, width: int = 240, visible: int | None = None
+) -> tuple[list[Piece], list[Piece]]:
+    """A row's two lines as pieces: path · date · tags · score, then the snippet with the
+    matches of ``pattern`` (see `term_pattern`, built once for all rows) marked. Fields
+    from the workspace are made safe for a terminal, tabs included (a row is one line)."""
+    header: list[Piece] = []
+    if row.score is not None:
+        header.append((f"{row.score:>7.3g}  ", ("$text-success",)))
+    header.append((_one_line(row.path), ("bold $text-primary",)))
+    header.append((f"  {_one_line(row.date or 'undated')}", ("$text-secondary",)))
+    for tag in row.tags:
+        header.append((f"  #{_one_line(tag)}", ("$text-accent",)))
+    if row.vector_rank is not None:
+        ranks = f" (kw #{row.keyword_rank or '-'} vec #{row.vector_rank})"
+        header.append((ranks, ("$text-muted",)))
+    line2: list[Piece] = []
+    lead = row.name or ""
+    if lead and row.score is None:
+        line2.append((_one_line(lead) + " — ", ("italic",)))
+    body = _one_line(snippet(row.text, pattern, width, visible) or row.description or "")
+    shown = 0
+    if pattern is not None:
+        for match in pattern.finditer(body):
+            if match.start() > shown:
+                line2.append((body[shown : match.start()], MUTED))
+            if match.end() > match.start():
+                line2.append((match.group(), MUTED_HIT))
+            shown = match.end()
+    if shown < len(body):
+        line2.append((body[shown:], MUTED))
+    return header, line2
+
+
+def _one_line(text: str) -> str:
+    return for_terminal_line(text).replace("\t", " ")
+
+
 def row_prompt(
     row: ResultRow, pattern: re.Pattern[str] | None, width: int = 240, visible: int | None = None
 ) -> Content:
-    """Two lines: path · date · tags · score, then the snippet; ``pattern`` matches the
-    query's terms (`term_pattern`, built once for all rows)."""
-    parts: list[Content] = []
-    if row.score is not None:
-        parts.append(Content.styled(f"{row.score:>7.3g}  ", "$text-success"))
-    parts.append(Content.styled(row.path, "bold $text-primary"))
-    parts.append(Content.styled(f"  {row.date or 'undated'}", "$text-secondary"))
-    for tag in row.tags:
-        parts.append(Content.styled(f"  #{tag}", "$text-accent"))
-    if row.vector_rank is not None:
-        ranks = f" (kw #{row.keyword_rank or '-'} vec #{row.vector_rank})"
-        parts.append(Content.styled(ranks, "$text-muted"))
-    header = Content.assemble(*parts)
-    lead = row.name or ""
-    body = snippet(row.text, pattern, width, visible) or row.description or ""
-    line2 = highlight_matches(body, pattern, "$text-muted")
-    if lead and row.score is None:
-        line2 = Content.assemble(Content.styled(lead + " — ", "italic"), line2)
-    return Content.assemble(header, "\n", line2)
+    """`row_pieces` as one Content (two lines)."""
+    return pieces_content(row_pieces(row, pattern, width, visible))
 
 
 class ResultList(FollowsFocus, LineList):
@@ -90,8 +116,11 @@ class ResultList(FollowsFocus, LineList):
         self.rows, self.pattern = rows, pattern
         self.reset(len(rows), highlighted, scroll_y=scroll_y)
 
+    def row_pieces(self, index: int, width: int) -> tuple[list[Piece], list[Piece]]:
+        return row_pieces(self.rows[index], self.pattern, width + 8, width)
+
     def row_content(self, index: int, width: int) -> Content:
-        return row_prompt(self.rows[index], self.pattern, width + 8, width)
+        return pieces_content(self.row_pieces(index, width))
 
     def prompt(self, index: int) -> Content:
         """Row ``index`` as it is drawn at the list's current width."""
@@ -132,10 +161,13 @@ class ResultsPane(Vertical):
         keep: bool,
         total: int | None = None,
         chart: Chart | None = None,
+        counted: bool = True,
     ) -> None:
         """Show ``rows``; with ``keep`` (a refresh of the same search) the highlighted row
         (by path and line) and the scroll position survive, else the first row is selected.
-        Nothing per row happens here: the list draws the rows it shows when it paints."""
+        Nothing per row happens here: the list draws the rows it shows when it paints.
+        Unless ``counted``, the total and chart follow in `set_total`; the chart keeps
+        the last search's until then."""
         result_list = self.query_one(ResultList)
         previous = self.selected if keep else None
         previous_index = result_list.highlighted
@@ -143,7 +175,8 @@ class ResultsPane(Vertical):
         self.rows, self.terms = rows, terms
         self.border_title = title
         self.total = max(total or 0, len(rows))
-        self.query_one(MatchChart).show(chart or Chart.of([row.date for row in rows]))
+        if counted:
+            self.query_one(MatchChart).show(chart or Chart.of([row.date for row in rows]))
         empty_label = self.query_one("#results-empty", Label)
         empty_label.update(empty)
         empty_label.display = not rows
@@ -167,6 +200,12 @@ class ResultsPane(Vertical):
             self.call_after_refresh(
                 self.post_message, OpenMemory(row.path, row.start_line, browsing=True)
             )
+
+    def set_total(self, total: int, chart: Chart | None, *, title: str) -> None:
+        """Every match counted (after `set_rows` without ``counted``)."""
+        self.total = max(total, len(self.rows))
+        self.border_title = title
+        self.query_one(MatchChart).show(chart or Chart.of([row.date for row in self.rows]))
 
     def show_building(self, failed: bool = False) -> None:
         """No search can run (yet): say why, not that nothing matched."""
