@@ -17,7 +17,7 @@ The file lives at ``$REME_TUI_CONFIG`` when set, else ``$XDG_CONFIG_HOME/reme-tu
     model = ""                     # model2vec model (semantic search), empty = BM25 only
     allow_download = false         # let `model` download a model id missing from the HF cache
 
-    [history]                      # the change history (Changes view, --changes)
+    [history]                      # the change history (Changes view, reme-tui changes)
     enabled = true                 # record every change to the memories
     retention_days = 90            # drop changes (and finished merge-journal entries)
                                    # older than this (the current text stays)

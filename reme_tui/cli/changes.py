@@ -54,7 +54,7 @@ def run_mode(args: argparse.Namespace) -> int:
     from reme_tui.cli.common import UsageError
 
     if mode(args) == "revert" and args.to is None:
-        raise UsageError("--revert PATH needs --to VERSION (a change id from --changes)")
+        raise UsageError("revert needs --to VERSION (a change id from reme-tui changes)")
     # It records through its own history below (and says when that was the first look).
     return run(opening.open_engine(args, record=False), args, UsageError)
 
@@ -123,7 +123,7 @@ def _mark_reviewed(history: ChangeHistory, args: argparse.Namespace, error: type
     try:
         until = until_bound(history, until_text)
     except ReportArgumentError as exc:
-        raise error(f"--mark-reviewed: {exc}") from None
+        raise error(f"mark-reviewed: {exc}") from None
     marked = history.mark_reviewed_until(until)
     left = history.unreviewed_count()
     if args.json:
