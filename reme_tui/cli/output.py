@@ -55,8 +55,18 @@ def write_styled(text: Text, stream: TextIO | None = None) -> None:
     console = console_for(stream)
     if console.color_system is None or console.no_color:
         stream.write(text.plain)
-    else:
-        console.print(text, end="")
+        return
+    from rich.console import COLOR_SYSTEMS
+
+    # Each styled run as rich renders it for this terminal, and the characters exactly as
+    # given: rich's print would also expand tabs and fit lines to the terminal's width.
+    system = COLOR_SYSTEMS[console.color_system]
+    stream.write(
+        "".join(
+            part.style.render(part.text, color_system=system) if part.style else part.text
+            for part in text.render(console)
+        )
+    )
 
 
 def styled(*parts: str | tuple[str, str]) -> Text:

@@ -26,7 +26,9 @@ def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
             "daily/2026-03-01.md": memory(
                 "The budget rose. See [[digest/wiki/atlas.md]].\n", tags=["alice"], name="Kickoff"
             ),
-            "daily/2026-03-03.md": memory("budget review\n", tags=["bob", "project_atlas", "project-atlass"]),
+            "daily/2026-03-03.md": memory(
+                "budget review\n", tags=["bob", "project_atlas", "project-atlass"]
+            ),
             "digest/wiki/atlas.md": memory("atlas budget plan\n", name="Atlas", tags=["alice"]),
             "daily/broken.md": "---\nmemory_tags: [a, b, c, d]\n---\nfour tags\n",
         },
@@ -73,7 +75,7 @@ def test_search_jsonl_is_one_result_a_line_best_first(
 ) -> None:
     code, out, _ = run(capsys, "search", "budget", str(workspace), "--json")
     document = json.loads(out)
-    code, out, err = run(capsys, "search", "budget", str(workspace), "--jsonl")
+    code, out, _ = run(capsys, "search", "budget", str(workspace), "--jsonl")
     assert code == 0 and out.endswith("\n")
     lines = [json.loads(line) for line in out.splitlines()]
     assert len(lines) == len(document["results"]) == 3

@@ -134,4 +134,5 @@ def test_list_flags_are_refused_elsewhere(capsys: pytest.CaptureFixture[str]) ->
     with pytest.raises(SystemExit) as exit_info:
         main(["changes", "--jsonl"])
     assert exit_info.value.code == 2
-    assert "--jsonl is an option of: search, list, tags, diagnostics, dupes" in capsys.readouterr().err
+    options = "--jsonl is an option of: search, list, tags, diagnostics, dupes"
+    assert options in capsys.readouterr().err

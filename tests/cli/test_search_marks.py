@@ -75,10 +75,11 @@ def test_query_words_are_marked_only_in_colour(
 
 
 def test_long_lines_and_tabs_are_not_wrapped_or_cropped(clean_env: pytest.MonkeyPatch) -> None:
-    """rich prints at the terminal's width; the command line's text is never wrapped by it."""
+    """Styles never change the characters: no wrapping at the terminal's width, no tab
+    expanded to spaces, wide characters as they are."""
     from reme_tui.cli.output import styled
 
-    line = "word " * 60 + "end\n"
+    line = "word\t" * 60 + "中文 end\n"
     terminal = Tty()
     write_styled(styled((line, "bold")), terminal)
     assert terminal.getvalue().replace("\x1b[1m", "").replace("\x1b[0m", "") == line
