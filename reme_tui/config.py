@@ -17,7 +17,7 @@ The file lives at ``$REME_TUI_CONFIG`` when set, else ``$XDG_CONFIG_HOME/reme-tu
     model = ""                     # model2vec model (semantic search), empty = BM25 only
     allow_download = false         # let `model` download a model id missing from the HF cache
 
-    [history]                      # the change history (Changes view, --changes)
+    [history]                      # the change history (Changes view, reme-tui changes)
     enabled = true                 # record every change to the memories
     retention_days = 90            # drop changes (and finished merge-journal entries)
                                    # older than this (the current text stays)
@@ -31,11 +31,16 @@ Unknown keys and wrong types are reported as warnings, never fatal.
 from __future__ import annotations
 
 import os
-import re
 import tomllib
-from dataclasses import dataclass, field, fields
+import typing
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
+import tomlkit
+from platformdirs.unix import Unix as _Xdg
+from tomlkit.exceptions import TOMLKitError
 
 from reme_tui.engine.tags import DEFAULT_TAG_FIELD
 
@@ -43,27 +48,28 @@ APP_NAME = "reme-tui"
 CONFIG_ENV = "REME_TUI_CONFIG"
 DEFAULT_THEME = "reme-dusk"
 
-
-@dataclass(frozen=True, slots=True)
-class SearchSettings:
-    limit: int = 50
-    browse_limit: int = 200
-    debounce_ms: int = 120
-    vector_weight: float = 0.7
+# A setting that must be above zero (a count, a delay, a number of days).
+Positive = Annotated[int, msgspec.Meta(gt=0)]
+Weight = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
 
 
-@dataclass(frozen=True, slots=True)
-class IndexSettings:
+class SearchSettings(msgspec.Struct, frozen=True, kw_only=True):
+    limit: Positive = 50
+    browse_limit: Positive = 200
+    debounce_ms: Positive = 120
+    vector_weight: Weight = 0.7
+
+
+class IndexSettings(msgspec.Struct, frozen=True, kw_only=True):
     tag_field: str = DEFAULT_TAG_FIELD
     watch: bool = True
     model: str = ""
     allow_download: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class HistorySettings:
+class HistorySettings(msgspec.Struct, frozen=True, kw_only=True):
     enabled: bool = True
-    retention_days: int = 90
+    retention_days: Positive = 90
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,10 +83,15 @@ class Settings:
     warnings: tuple[str, ...] = ()
 
 
+class ConfigSaveError(Exception):
+    """The settings file could not be written back without losing what is in it."""
+
+
 def config_dir() -> Path:
-    """The user's reme-tui config directory (XDG)."""
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / APP_NAME
+    """The user's reme-tui config directory: XDG on every POSIX system
+    (``$XDG_CONFIG_HOME/reme-tui``, else ``~/.config/reme-tui``), macOS included, where the
+    file has always been looked for."""
+    return _Xdg(APP_NAME, appauthor=False).user_config_path
 
 
 def default_config_path() -> Path:
@@ -96,31 +107,46 @@ def user_themes_dir() -> Path:
     return config_dir() / "themes"
 
 
-def _coerce(section: str, cls: type, raw: Any, warnings: list[str]) -> Any:
-    """Build a settings dataclass from a TOML table, keeping defaults for bad values."""
+_Section = typing.TypeVar("_Section", SearchSettings, IndexSettings, HistorySettings)
+
+
+def _coerce(section: str, cls: type[_Section], raw: Any, warnings: list[str]) -> _Section:
+    """A settings Struct from a TOML table (msgspec.convert, key by key), keeping the default
+    of every key whose value is wrong and saying why: ``search.limit should be int, got str``,
+    ``history.retention_days must be positive``, ``unknown setting index.bogus``."""
     if not isinstance(raw, dict):
         warnings.append(f"[{section}] must be a table; ignored")
         return cls()
-    defaults = cls()
+    known = {info.name: info.type for info in msgspec.structs.fields(cls)}
     values: dict[str, Any] = {}
-    known = {f.name for f in fields(cls)}
     for key, value in raw.items():
         if key not in known:
             warnings.append(f"unknown setting {section}.{key}")
             continue
-        expected = type(getattr(defaults, key))
-        if expected is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-            warnings.append(
-                f"{section}.{key} should be {expected.__name__}, got {type(value).__name__}"
-            )
-            continue
-        if expected in (int, float) and value <= 0 and key != "vector_weight":
-            warnings.append(f"{section}.{key} must be positive")
-            continue
-        values[key] = value
-    return cls(**values)
+        try:
+            values[key] = msgspec.convert(value, known[key])
+        except msgspec.ValidationError as exc:
+            warnings.append(f"{section}.{key} {_why(known[key], value, exc)}")
+    return msgspec.convert(values, cls)
+
+
+def _why(expected: Any, value: Any, exc: msgspec.ValidationError) -> str:
+    """What is wrong with ``value``: the wrong type, or (right type) outside the range."""
+    base, *meta = typing.get_args(expected) or (expected,)
+    try:
+        msgspec.convert(value, base)
+    except msgspec.ValidationError:
+        return f"should be {base.__name__}, got {type(value).__name__}"
+    if base is int:
+        return "must be positive"
+    bound = meta[0] if meta else None
+    if bound is not None and bound.ge is not None and bound.le is not None:
+        return f"must be between {bound.ge:g} and {bound.le:g}"
+    return str(exc).lower()
+
+
+_Theme = Annotated[str, msgspec.Meta(min_length=1)]
+_Keys = str | list[str]  # "slash,ctrl+f" or ["slash", "ctrl+f"]
 
 
 def load_settings(path: Path | None = None) -> Settings:
@@ -134,18 +160,22 @@ def load_settings(path: Path | None = None) -> Settings:
         pass
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         warnings.append(f"could not read config {path}: {error}")
-    theme = data.get("theme", DEFAULT_THEME)
-    if not isinstance(theme, str) or not theme:
+    try:
+        theme = msgspec.convert(data.get("theme", DEFAULT_THEME), _Theme)
+    except msgspec.ValidationError:
         warnings.append("theme should be a non-empty string")
         theme = DEFAULT_THEME
     keymap_raw = data.get("keymap", {})
     keymap: dict[str, str] = {}
     if isinstance(keymap_raw, dict):
         for binding_id, keys in keymap_raw.items():
-            if isinstance(keys, list) and all(isinstance(k, str) for k in keys):
-                keys = ",".join(keys)
-            if isinstance(keys, str) and keys.strip():
-                keymap[str(binding_id)] = keys.strip()
+            try:
+                given = msgspec.convert(keys, _Keys)
+            except msgspec.ValidationError:
+                given = ""
+            joined = (given if isinstance(given, str) else ",".join(given)).strip()
+            if joined:
+                keymap[str(binding_id)] = joined
             else:
                 warnings.append(f"keymap.{binding_id} should be a key string")
     else:
@@ -189,9 +219,9 @@ def setting_rows(settings: Settings) -> list[tuple[str, str, object]]:
     rows: list[tuple[str, str, object]] = [("theme", "string", settings.theme)]
     for section in ("search", "index", "history"):
         table = getattr(settings, section)
-        for item in fields(table):
-            value = getattr(table, item.name)
-            rows.append((f"{section}.{item.name}", _type_name(value), value))
+        for name in table.__struct_fields__:
+            value = getattr(table, name)
+            rows.append((f"{section}.{name}", _type_name(value), value))
     rows += [(f"keymap.{binding}", "string", keys) for binding, keys in settings.keymap.items()]
     return rows
 
@@ -209,29 +239,26 @@ def toml_value(value: object) -> str:
     return str(value)
 
 
-_THEME_LINE = re.compile(r"^theme\s*=.*$", re.MULTILINE)
-_FIRST_TABLE = re.compile(r"^\s*\[", re.MULTILINE)
-
-
 def save_theme(name: str, path: Path | None = None) -> Path:
-    """Persist the chosen theme, changing only the top-level ``theme = ...`` line."""
+    """Persist the chosen theme: the top-level ``theme`` is set (added before the first table
+    when absent) and every other byte, comments included, stays as it was (tomlkit). A file
+    that is not valid TOML is left alone: ConfigSaveError."""
     path = path or default_config_path()
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         text = ""
-    line = f"theme = {_toml_string(name)}"
-    table = _FIRST_TABLE.search(text)
-    head, tail = (text[: table.start()], text[table.start() :]) if table else (text, "")
-    found = _THEME_LINE.search(head)
-    head = _THEME_LINE.sub(line, head, count=1) if found else line + "\n" + head
+    try:
+        document = tomlkit.parse(text)
+    except TOMLKitError as exc:
+        raise ConfigSaveError(f"{path} is not valid TOML ({exc}); left as it is") from None
+    document["theme"] = name
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(head + tail, encoding="utf-8")
+    tmp.write_text(tomlkit.dumps(document), encoding="utf-8")
     tmp.replace(path)
     return path
 
 
 def _toml_string(value: str) -> str:
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{escaped}"'
+    return tomlkit.string(value).as_string()

@@ -17,4 +17,7 @@ def isolated_user_dirs(
         monkeypatch.setenv(name, str(base / name))
     monkeypatch.delenv("REME_TUI_CONFIG", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
+    # Progress lines on stderr only where a test asks for them (a cold build slowed by a busy
+    # machine past the one-second delay must not add a line to a stderr a test counts).
+    monkeypatch.setenv("REME_TUI_PROGRESS_DELAY", "3600")
     return base

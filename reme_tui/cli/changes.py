@@ -17,6 +17,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from reme_tui.cli.output import print_json
 from reme_tui.engine.history import (
     ChangeHistory,
     HistoryError,
@@ -29,7 +30,7 @@ from reme_tui.engine.history import (
     version_ref,
 )
 from reme_tui.engine.write import RevertError, plan_version
-from reme_tui.safe_text import for_json, for_terminal
+from reme_tui.safe_text import for_terminal
 
 if TYPE_CHECKING:
     from reme_tui.engine import Engine
@@ -53,7 +54,7 @@ def run_mode(args: argparse.Namespace) -> int:
     from reme_tui.cli.common import UsageError
 
     if mode(args) == "revert" and args.to is None:
-        raise UsageError("--revert PATH needs --to VERSION (a change id from --changes)")
+        raise UsageError("revert needs --to VERSION (a change id from reme-tui changes)")
     # It records through its own history below (and says when that was the first look).
     return run(opening.open_engine(args, record=False), args, UsageError)
 
@@ -109,7 +110,7 @@ def _changes(
         document = report_json(
             history, entries, since=args.since, tag_field=tag_field, baseline_recorded=first
         )
-        print(for_json(document, indent=None))
+        print_json(document, indent=None)
     elif entries:
         print(for_terminal(report_text(entries)))
     else:
@@ -122,11 +123,11 @@ def _mark_reviewed(history: ChangeHistory, args: argparse.Namespace, error: type
     try:
         until = until_bound(history, until_text)
     except ReportArgumentError as exc:
-        raise error(f"--mark-reviewed: {exc}") from None
+        raise error(f"mark-reviewed: {exc}") from None
     marked = history.mark_reviewed_until(until)
     left = history.unreviewed_count()
     if args.json:
-        print(for_json({"marked": marked, "unreviewed": left}, indent=None))
+        print_json({"marked": marked, "unreviewed": left}, indent=None)
     else:
         print(f"marked {marked} change(s) reviewed; {left} left to review")
     return EXIT_OK
@@ -163,7 +164,7 @@ def _revert(engine: Engine, history: ChangeHistory, args: argparse.Namespace, er
 
 def _emit(args: argparse.Namespace, document: dict[str, Any], lines: list[str]) -> None:
     if args.json:
-        print(for_json(document, indent=None))
+        print_json(document, indent=None)
     elif lines:
         print(for_terminal("\n".join(lines)))
 

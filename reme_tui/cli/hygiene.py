@@ -9,13 +9,15 @@ from pathlib import Path
 
 from reme_tui.cli import opening
 from reme_tui.cli.common import EXIT_OK, EXIT_RUNTIME, UsageError, error, info, warn
-from reme_tui.cli.output import out, print_json
+from reme_tui.cli.output import out, print_json, print_json_lines
+from reme_tui.cli.search import one_format
 from reme_tui.safe_text import for_terminal_line
 
 
 def run_tag_dupes(args: argparse.Namespace) -> int:
     from reme_tui.engine.tags import DismissedPairs, detect_duplicates
 
+    one_format(args)
     engine = opening.open_engine(args)
     embed = None
     model, allow_download = opening.model_choice(args)
@@ -30,6 +32,9 @@ def run_tag_dupes(args: argparse.Namespace) -> int:
     clusters = detect_duplicates(engine, embed=embed, dismissed=DismissedPairs(engine.root))
     if args.json:
         print_json({"clusters": [cluster.to_json() for cluster in clusters]})
+        return EXIT_OK
+    if args.jsonl:
+        print_json_lines(cluster.to_json() for cluster in clusters)
         return EXIT_OK
     line = for_terminal_line
     for cluster in clusters:

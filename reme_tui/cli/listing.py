@@ -9,23 +9,17 @@ from typing import TYPE_CHECKING, Any
 
 from reme_tui.cli import opening
 from reme_tui.cli.common import EXIT_OK, UsageError, info, warn
-from reme_tui.cli.output import print_json, write_paths
-from reme_tui.cli.search import filters_from
+from reme_tui.cli.output import print_json, print_json_lines, write_paths
+from reme_tui.cli.search import filters_from, one_format
 from reme_tui.engine.search import SearchError
-from reme_tui.safe_text import for_json, for_terminal_line
+from reme_tui.safe_text import for_terminal_line
 
 if TYPE_CHECKING:
     from reme_tui.engine import Memory
 
-# The version of the --json and --jsonl shapes: raised when a field changes meaning or goes.
-LIST_SCHEMA = 1
-FORMATS = {"json": "--json", "jsonl": "--jsonl", "paths": "--paths", "null": "-0"}
-
 
 def run_list(args: argparse.Namespace) -> int:
-    chosen = [flag for dest, flag in FORMATS.items() if getattr(args, dest)]
-    if len(chosen) > 1:
-        raise UsageError(f"{' and '.join(chosen)} cannot be combined: choose one output")
+    one_format(args)
     if args.limit is not None and args.limit <= 0:
         raise UsageError(f"--limit must be a positive number, got {args.limit}")
     filters = filters_from(args)
@@ -38,12 +32,9 @@ def run_list(args: argparse.Namespace) -> int:
     except SearchError as exc:
         raise UsageError(str(exc)) from None
     if args.json:
-        print_json({"schema": LIST_SCHEMA, "total": len(memories),
-                    "memories": [memory_json(m) for m in memories]})  # fmt: skip
+        print_json({"total": len(memories), "memories": [memory_json(m) for m in memories]})
     elif args.jsonl:
-        for memory in memories:
-            line = {"schema": LIST_SCHEMA, **memory_json(memory)}
-            sys.stdout.write(for_json(line, indent=None) + "\n")
+        print_json_lines(memory_json(m) for m in memories)
     elif args.paths or args.null:
         write_paths((m.path for m in memories), nul=args.null)
     else:

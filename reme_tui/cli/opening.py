@@ -1,14 +1,13 @@
-"""Opening the index for a headless mode: the saved index, progress on a terminal, a model."""
+"""Opening the index for a headless mode: the saved index, progress on stderr, a model."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
-from typing import TextIO
 
 from reme_tui.cli.common import UsageError, info
+from reme_tui.cli.progress import Progress, delay_from_env
 from reme_tui.cli.user_config import settings_for
 from reme_tui.config import HistorySettings
 from reme_tui.engine import Engine, EngineConfig
@@ -23,7 +22,8 @@ def engine_config(args: argparse.Namespace) -> EngineConfig:
 
 
 def open_engine(args: argparse.Namespace, *, record: bool = True) -> Engine:
-    """Open and index the workspace, with a progress bar on a TTY after one second; then
+    """Open and index the workspace, with progress on stderr after one second (a bar on a
+    terminal, a line every few seconds elsewhere: ``progress.py``); then
     (``record``) note in the change history what changed since anything last looked."""
     engine = Engine.create(Path(args.workspace), engine_config(args))
     engine.chosen_because = args.chosen_because
@@ -35,7 +35,7 @@ def open_engine(args: argparse.Namespace, *, record: bool = True) -> Engine:
             rebuild=args.rebuild,
         )
     )
-    progress = ProgressBar(sys.stderr)
+    progress = Progress(sys.stderr, delay=delay_from_env())
     engine.build(progress=progress.update, notice=info)
     progress.finish()
     if record:
@@ -117,10 +117,10 @@ def attach_model(engine: Engine, args: argparse.Namespace) -> None:
 
 
 def wait_for_embeddings(engine: Engine) -> None:
-    """Block until every chunk is embedded, with a progress bar on a TTY after one second."""
+    """Block until every chunk is embedded, with progress on stderr after one second."""
     if engine.embedder is None:
         return
-    progress = ProgressBar(sys.stderr, label="embedding", unit="chunks")
+    progress = Progress(sys.stderr, label="embedding", unit="chunks", delay=delay_from_env())
     engine.add_embedding_listener(progress.update)
     try:
         engine.wait_for_embeddings()
@@ -143,38 +143,3 @@ def vector_weight(args: argparse.Namespace) -> float | None:
     if weight is not None and not 0.0 <= weight <= 1.0:
         raise UsageError(f"--vector-weight must be between 0 and 1, got {weight}")
     return weight
-
-
-class ProgressBar:
-    """A one-line stderr progress bar shown only on a TTY and only after one second."""
-
-    def __init__(
-        self,
-        stream: TextIO,
-        delay: float = 1.0,
-        *,
-        label: str = "indexing",
-        unit: str = "memories",
-    ) -> None:
-        self._label = label
-        self._unit = unit
-        self._stream = stream
-        self._start = time.monotonic()
-        self._delay = delay
-        self._shown = False
-        self._tty = stream.isatty()
-
-    def update(self, done: int, total: int) -> None:
-        if not self._tty or time.monotonic() - self._start < self._delay or total <= 0:
-            return
-        width = 30
-        filled = int(width * done / total)
-        bar = "█" * filled + "░" * (width - filled)
-        self._stream.write(f"\r{self._label} {bar} {done}/{total} {self._unit}")
-        self._stream.flush()
-        self._shown = True
-
-    def finish(self) -> None:
-        if self._shown:
-            self._stream.write("\r\033[K")
-            self._stream.flush()

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from reme_tui.engine.reme import RemeConfigError, WorkspaceChoice
 from reme_tui.engine.reme import choose_workspace as choose
-from reme_tui.safe_text import for_json, for_terminal
+from reme_tui.safe_text import for_terminal
 
 if TYPE_CHECKING:
     from reme_tui.engine import Engine
@@ -64,6 +64,8 @@ def run_fix_tags(engine: Engine, *, dry_run: bool, as_json: bool) -> int:
     failed = {o.path: o.error for o in outcomes if o.error}
     failed.update(dict(refused))
     if as_json:
+        from reme_tui.cli.output import print_json
+
         document = {
             "dry_run": dry_run,
             "files": [
@@ -79,7 +81,7 @@ def run_fix_tags(engine: Engine, *, dry_run: bool, as_json: bool) -> int:
             ],
             "refused": [{"path": path, "error": error} for path, error in refused],
         }
-        sys.stdout.write(for_json(document, indent=None) + "\n")
+        print_json(document, indent=None)
     else:
         for plan in plans:
             sys.stdout.write(for_terminal(plan.diff))

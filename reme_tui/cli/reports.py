@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING
 
 from reme_tui.cli import opening
 from reme_tui.cli.common import EXIT_FINDINGS, EXIT_OK, info
-from reme_tui.cli.output import SEVERITY_COLOR, out, paint, print_json, use_color
+from reme_tui.cli.output import (
+    SEVERITY_STYLE,
+    out,
+    print_json,
+    print_json_lines,
+    styled,
+    write_styled,
+)
+from reme_tui.cli.search import one_format
 from reme_tui.safe_text import for_terminal_line
 
 if TYPE_CHECKING:
@@ -16,17 +23,23 @@ if TYPE_CHECKING:
 
 
 def run_diagnostics(args: argparse.Namespace) -> int:
+    one_format(args)
     engine = opening.open_engine(args)
     found = engine.diagnostics()
     if args.json:
         print_json({"total": len(found), "diagnostics": [d.to_json() for d in found]})
         return _verdict(found, args.fail_on)
-    color = use_color(sys.stdout)
+    if args.jsonl:
+        print_json_lines(d.to_json() for d in found)
+        return _verdict(found, args.fail_on)
+    lines = []
     for diag in found:
         path = for_terminal_line(diag.path)
         where = f"{path}:{diag.line}" if diag.line else path
-        severity = paint(diag.severity, SEVERITY_COLOR.get(diag.severity, ""), color)
-        sys.stdout.write(f"{where}: {severity}: {for_terminal_line(diag.message)} [{diag.code}]\n")
+        severity = (diag.severity, SEVERITY_STYLE.get(diag.severity, ""))
+        message = f": {for_terminal_line(diag.message)} [{diag.code}]\n"
+        lines.append(styled(f"{where}: ", severity, message))
+    write_styled(styled().join(lines))
     files = len({d.path for d in found})
     info(f"{len(found)} problems in {files} files ({engine.memory_count} memories indexed)")
     return _verdict(found, args.fail_on)

@@ -18,10 +18,11 @@ from reme_tui.cli.output import (
     format_explanation,
     format_response,
     mention_diagnostics,
-    paint,
     print_json,
-    use_color,
+    print_json_lines,
+    styled,
     write_paths,
+    write_styled,
 )
 from reme_tui.engine import Engine
 from reme_tui.engine.search import (
@@ -92,13 +93,22 @@ def _query_from(args: argparse.Namespace) -> tuple[Engine, SearchQuery]:
     return engine, query
 
 
-def run_query(args: argparse.Namespace) -> int:
-    chosen = [flag for flag, dest in (("--json", "json"), ("--paths", "paths"), ("-0", "null"))
-              if getattr(args, dest)]  # fmt: skip
+FORMATS = {"json": "--json", "jsonl": "--jsonl", "paths": "--paths", "null": "-0"}
+
+
+def one_format(args: argparse.Namespace) -> str | None:
+    """The output format flag given (``--json``, ``--jsonl``, ...), if any; UsageError when
+    more than one is."""
+    chosen = [flag for dest, flag in FORMATS.items() if getattr(args, dest, False)]
     if len(chosen) > 1:
         raise UsageError(f"{' and '.join(chosen)} cannot be combined: choose one output")
-    if args.follow and (args.paths or args.null):
-        raise UsageError(f"{chosen[0]} prints the results once: not with --follow")
+    return chosen[0] if chosen else None
+
+
+def run_query(args: argparse.Namespace) -> int:
+    chosen = one_format(args)
+    if args.follow and chosen not in (None, "--json"):
+        raise UsageError(f"{chosen} prints the results once: not with --follow")
     engine, query = _query_from(args)
     response = _search_or_usage_error(engine, query)
     for warning in response.warnings:
@@ -109,10 +119,23 @@ def run_query(args: argparse.Namespace) -> int:
         write_paths(dict.fromkeys(hit.path for hit in response.hits), nul=args.null)
     elif args.json:
         print_json(response.to_json())
+    elif args.jsonl:
+        print_json_lines(hit_lines(response))
     else:
-        sys.stdout.write(format_response(response, color=use_color(sys.stdout)))
+        write_styled(format_response(response))
     mention_diagnostics(engine)
     return EXIT_OK
+
+
+def hit_lines(response: SearchResponse) -> list[dict[str, Any]]:
+    """``search --jsonl``: one object per result, best first: its rank, the result as in
+    ``--json``'s ``results``, and its memory's link neighbours (null when it has none)."""
+    lines = []
+    for rank, hit in enumerate(response.hits, 1):
+        neighbours = response.links.get(hit.path)
+        links = neighbours.to_json() if neighbours is not None else None
+        lines.append({"rank": rank, **hit.to_json(), "links": links})
+    return lines
 
 
 def run_explain(args: argparse.Namespace) -> int:
@@ -128,7 +151,7 @@ def run_explain(args: argparse.Namespace) -> int:
     if args.json:
         print_json(explanation.to_json())
     else:
-        sys.stdout.write(format_explanation(explanation, color=use_color(sys.stdout)))
+        write_styled(format_explanation(explanation))
     if not explanation.exists:
         error(f"{args.explain}: no such file")
         return EXIT_RUNTIME
@@ -148,15 +171,13 @@ def _follow(
     """Print the results, then again each time a change to the files changes them."""
     from reme_tui.engine.files import root_is_gone, watch_batches
 
-    color = use_color(sys.stdout)
-
     def emit(current: SearchResponse) -> None:
         if args.json:
             print_json(current.to_json(), indent=None)
         else:
             stamp = time.strftime("%H:%M:%S")
-            sys.stdout.write(paint(f"--- results at {stamp} ---", "2", color) + "\n")
-            sys.stdout.write(format_response(current, color=color))
+            write_styled(styled((f"--- results at {stamp} ---", "dim"), "\n"))
+            write_styled(format_response(current))
         sys.stdout.flush()
 
     # In place before the first results show: a Ctrl-C as soon as they are seen stops

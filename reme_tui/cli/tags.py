@@ -8,17 +8,21 @@ from pathlib import Path
 
 from reme_tui.cli import opening
 from reme_tui.cli.common import EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, UsageError, error, info, warn
-from reme_tui.cli.output import mention_diagnostics, out, print_json
+from reme_tui.cli.output import mention_diagnostics, out, print_json, print_json_lines
+from reme_tui.cli.search import one_format
 from reme_tui.cli.user_config import settings_for
 from reme_tui.engine import Engine
 from reme_tui.safe_text import for_terminal_line
 
 
 def run_list_tags(args: argparse.Namespace) -> int:
+    one_format(args)
     engine = opening.open_engine(args)
     items = engine.list_tags(args.order_by or "file_count", args.order)
     if args.json:
         print_json({"total_tags": len(items), "items": [[tag, count] for tag, count in items]})
+    elif args.jsonl:
+        print_json_lines({"tag": tag, "files": count} for tag, count in items)
     else:
         width = max((len(str(count)) for _, count in items), default=1)
         for tag, count in items:

@@ -89,7 +89,7 @@ SEARCH = ToolSpec(
         "Search the ReMe memories like ReMe's memory search (BM25, or hybrid with a model): "
         "returns the best chunks with path, start_line/end_line, score, date, tags, name and "
         "text, plus `links` (each hit's outlinks and inlinks). The same answer as "
-        "`reme-tui --query TEXT --json`. Filters combine with AND."
+        "`reme-tui search TEXT --json`. Filters combine with AND."
     ),
     properties={
         "query": string("What to look for (words; ReMe's tokenizer)."),
@@ -140,7 +140,7 @@ EXPLAIN = ToolSpec(
         "(found as a memory, frontmatter, tag/date/path/metadata filters, BM25 with each "
         "term's contribution, vector and fusion, cut-off, link expansion) and a verdict "
         "('returned at rank N' or 'dropped at STAGE'). Takes the `search` tool's arguments "
-        "plus `path`; ranks and scores equal `search`'s (`reme-tui --explain PATH --json`)."
+        "plus `path`; ranks and scores equal `search`'s (`reme-tui explain PATH QUERY --json`)."
     ),
     properties={
         "path": string("Workspace-relative path of the memory to explain."),
@@ -165,7 +165,7 @@ LIST_TAGS = ToolSpec(
     handler=list_tags,
     description=(
         "Every tag in the workspace with how many memories carry it, as [tag, file_count] "
-        "pairs (the same answer as `reme-tui --list-tags --json`)."
+        "pairs (the same answer as `reme-tui tags --json`)."
     ),
     properties={
         "order_by": string("Sort key (default file_count).", enum=["file_count", "tag"]),
@@ -304,7 +304,7 @@ SUGGEST_TAGS = ToolSpec(
     description=(
         "Existing workspace tags that fit one memory, ranked, each with its evidence (an "
         "entity page it names, links, the tags of similar memories); never a tag it already "
-        "carries (`reme-tui --suggest-tags PATH --json`). Apply one with add_tag."
+        "carries (`reme-tui suggest-tags PATH --json`). Apply one with add_tag."
     ),
     handler=suggest_tags,
     properties={
@@ -329,7 +329,7 @@ DIAGNOSTICS = ToolSpec(
     handler=diagnostics,
     description=(
         "What ReMe silently drops or cannot read, per file in path order: bad frontmatter, "
-        "tags ReMe voids, unreadable files, dangling links (`reme-tui --diagnostics --json`)."
+        "tags ReMe voids, unreadable files, dangling links (`reme-tui diagnostics --json`)."
     ),
     properties={"limit": whole("At most this many diagnostics.", 1, 10_000, 1_000)},
 )
@@ -364,7 +364,7 @@ CHANGES = ToolSpec(
     handler=changes,
     description=(
         "What changed in the memories, newest first: created, edited, deleted, tags added or "
-        "removed, with a diff summary (`reme-tui --changes --json`). The server records a "
+        "removed, with a diff summary (`reme-tui changes --json`). The server records a "
         "baseline when it opens the workspace; later calls list what changed since."
     ),
     properties={

@@ -19,6 +19,7 @@ from mcp.shared.exceptions import MCPError
 from reme_tui import __version__
 from reme_tui.engine import Engine
 from reme_tui.safe_text import for_json
+from reme_tui.shape_version import versioned
 
 from . import resources
 from .arguments import ToolError
@@ -70,7 +71,7 @@ def call(
     if not isinstance(args, dict):
         return _failure("arguments must be an object")
     try:
-        document = spec.call(context, args)
+        document = versioned(spec.call(context, args))
     except ToolError as exc:
         return _failure(str(exc))
     except Exception as exc:  # a bug or an I/O failure: a message, never a traceback

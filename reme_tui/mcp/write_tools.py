@@ -156,7 +156,7 @@ MERGE_TAGS = ToolSpec(
     name="merge_tags",
     description=(
         "Rewrite every memory carrying any of `tags` to carry `into` instead (journaled: the "
-        "app or `reme-tui --undo-merge` can undo it); files changed during the merge are "
+        "app or `reme-tui undo-merge` can undo it); files changed during the merge are "
         "refused and listed. With dry_run, only the plan (diffs) is returned."
     ),
     properties={

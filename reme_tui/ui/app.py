@@ -22,6 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from msgspec import structs
 from textual import events, work
 from textual.app import App, SuspendNotSupported, SystemCommand
 from textual.binding import Binding, BindingType
@@ -31,6 +32,7 @@ from textual.timer import Timer
 
 from reme_tui.config import (
     DEFAULT_THEME,
+    ConfigSaveError,
     Settings,
     default_config_path,
     load_settings,
@@ -264,7 +266,7 @@ class RemeApp(ShowsWorkerFailures, App[None]):
             return
         try:
             save_theme(theme.name, self.settings.config_path)
-        except OSError as error:
+        except (OSError, ConfigSaveError) as error:
             self.notify(f"Could not save the theme: {error}", severity="warning")
             return
         self.settings = replace(self.settings, theme=theme.name)
@@ -664,11 +666,11 @@ def with_overrides(settings: Settings, options: AppOptions) -> Settings:
     """`settings` with the semantic-search values given on the command line."""
     index, search = settings.index, settings.search
     if options.model is not None:
-        index = replace(index, model=options.model)
+        index = structs.replace(index, model=options.model)
     if options.allow_download is not None:
-        index = replace(index, allow_download=options.allow_download)
+        index = structs.replace(index, allow_download=options.allow_download)
     if options.vector_weight is not None:
-        search = replace(search, vector_weight=options.vector_weight)
+        search = structs.replace(search, vector_weight=options.vector_weight)
     return replace(settings, index=index, search=search)
 
 

@@ -39,7 +39,7 @@ def test_query_json_shape(workspace: Path, capsys: pytest.CaptureFixture[str]) -
     code, out, _ = run(capsys, str(workspace), "--query", "budget", "--tag", "ALICE", "--json")
     assert code == 0
     doc = json.loads(out)
-    assert set(doc) == {"query", "tag_filter", "results", "links", "counts"}
+    assert set(doc) == {"schema", "query", "tag_filter", "results", "links", "counts"}
     assert doc["tag_filter"] == {
         "tags": ["alice"],
         "mode": "any",
@@ -91,7 +91,9 @@ def test_zero_results_still_exit_zero(workspace: Path, capsys: pytest.CaptureFix
 
 def test_list_tags_json_and_orders(workspace: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, str(workspace), "--list-tags", "--json")
-    assert json.loads(out) == {"total_tags": 2, "items": [["project_atlas", 2], ["alice", 1]]}
+    assert json.loads(out) == {
+        "schema": 1, "total_tags": 2, "items": [["project_atlas", 2], ["alice", 1]]
+    }
     _, out, _ = run(
         capsys, str(workspace), "--list-tags", "--order-by", "tag", "--order", "desc", "--json"
     )

@@ -37,7 +37,8 @@ def test_path_names_the_file_in_effect(
     assert "no file there yet" in err
     monkeypatch.setenv("REME_TUI_CONFIG", str(config))
     code, out, err = run(capsys, "config", "path", "--json")
-    assert code == 0 and err == "" and json.loads(out) == {"path": str(config), "exists": True}
+    assert code == 0 and err == ""
+    assert json.loads(out) == {"schema": 1, "path": str(config), "exists": True}
     code, out, _ = run(capsys, "config", "path", "--config", str(config))
     assert code == 0 and out == f"{config}\n"
 

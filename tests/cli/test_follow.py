@@ -50,7 +50,7 @@ def test_follow_json_emits_on_change_and_exits_zero_on_ctrl_c(tmp_path: Path) ->
         write_workspace(tmp_path, {"digest/b.md": memory("budget two budget\n", tags=["bob"])})
         second = read_json_line(proc)
         assert {r["path"] for r in second["results"]} == {"digest/a.md", "digest/b.md"}
-        assert set(second) == {"query", "tag_filter", "results", "links", "counts"}
+        assert set(second) == {"schema", "query", "tag_filter", "results", "links", "counts"}
     finally:
         proc.send_signal(signal.SIGINT)
         _out, err = proc.communicate(timeout=10)

@@ -31,7 +31,7 @@ def test_tag_dupes_json_shape(sample: Path, capsys: pytest.CaptureFixture[str]) 
     code, out, _ = run(capsys, str(sample), "--tag-dupes", "--json")
     assert code == 0
     document = json.loads(out)
-    assert set(document) == {"clusters"}
+    assert set(document) == {"schema", "clusters"}
     for cluster in document["clusters"]:
         assert set(cluster) == {"tags", "suggested", "methods", "confidence"}
         assert cluster["confidence"] in {"high", "medium", "low"}
@@ -72,7 +72,8 @@ def test_merge_tags_writes_and_reports(sample: Path, capsys: pytest.CaptureFixtu
     assert code == 0
     document = json.loads(out)
     assert set(document) == {
-        "tags", "into", "files", "skipped", "dry_run", "written", "refused", "journal", "notes",
+        "schema", "tags", "into", "files", "skipped", "dry_run", "written", "refused", "journal",
+        "notes",
     }  # fmt: skip
     assert document["notes"] == []  # the journal's final save worked: nothing to warn about
     assert sorted(document["written"]) == [

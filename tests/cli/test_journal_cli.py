@@ -91,7 +91,7 @@ def test_a_failed_final_journal_save_says_what_was_written(
     err = capsys.readouterr().err
     assert code == 1
     assert "changed 4 files" in err and "no file was changed" not in err
-    assert "No space left on device" in err and "--undo-merge" in err
+    assert "No space left on device" in err and "reme-tui undo-merge" in err
     assert _contents(workspace) != before
     assert main([str(workspace), "--undo-merge"]) == 0
     assert _contents(workspace) == before

@@ -103,3 +103,26 @@ def test_demo_copies_the_sample_the_wheel_carries(
     assert done.returncode == 0 and copy.is_relative_to(Path(home["XDG_DATA_HOME"]))
     found = run(reme_tui, home, tmp_path, "search", "launch budget", str(copy), "--json")
     assert found.returncode == 0 and json.loads(found.stdout)["results"]
+
+
+def test_search_jsonl_and_a_cold_build_that_reports_progress_in_a_pipe(
+    reme_tui: Path, home: dict[str, str], sample: Path, tmp_path: Path
+) -> None:
+    """`search --jsonl` (one versioned result a line, the same results as --json) and, with
+    stderr a pipe, progress as plain lines (the delay set to 0: no timing involved)."""
+    env = {**home, "REME_TUI_PROGRESS_DELAY": "0"}
+    cold = run(reme_tui, env, tmp_path, "search", "launch budget", str(sample), "--jsonl")
+    assert cold.returncode == 0, cold.stderr
+    progress = [line for line in cold.stderr.splitlines() if "indexing" in line]
+    assert progress[0].startswith("reme-tui: indexing ") and " memories (" in progress[0]
+    assert progress[-1].startswith("reme-tui: indexing done: ")
+    assert "\r" not in cold.stderr and "\x1b" not in cold.stderr
+    lines = [json.loads(line) for line in cold.stdout.splitlines()]
+    document = json.loads(
+        run(reme_tui, home, tmp_path, "search", "launch budget", str(sample), "--json").stdout
+    )
+    assert [line["rank"] for line in lines] == list(range(1, len(lines) + 1))
+    assert {line["schema"] for line in lines} == {document["schema"]} == {1}
+    assert [line["path"] for line in lines] == [r["path"] for r in document["results"]]
+    warm = run(reme_tui, env, tmp_path, "search", "launch budget", str(sample), "--jsonl")
+    assert warm.stdout == cold.stdout

@@ -6,7 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.config import DEFAULT_THEME, default_config_path, load_settings, save_theme
+from reme_tui.config import (
+    DEFAULT_THEME,
+    ConfigSaveError,
+    Settings,
+    default_config_path,
+    load_settings,
+    save_theme,
+)
 from reme_tui.ui.themes import (
     BUNDLED_THEME_NAMES,
     BundledThemeMissing,
@@ -69,19 +76,80 @@ def test_env_override_and_xdg_location(tmp_path: Path, monkeypatch: pytest.Monke
     assert default_config_path() == tmp_path / "xdg" / "reme-tui" / "config.toml"
     monkeypatch.setenv("REME_TUI_CONFIG", str(tmp_path / "other.toml"))
     assert default_config_path() == tmp_path / "other.toml"
+    monkeypatch.delenv("REME_TUI_CONFIG")
+    monkeypatch.delenv("XDG_CONFIG_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert default_config_path() == tmp_path / "home" / ".config" / "reme-tui" / "config.toml"
 
 
-def test_save_theme_changes_only_the_theme_line(tmp_path: Path) -> None:
+def test_save_theme_changes_only_the_theme_value(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
-    original = '# my settings\ntheme = "reme-dusk"  \n\n[search]\nlimit = 9\ntheme = "not me"\n'
+    original = (
+        '# my settings\ntheme = "reme-dusk"  # picked in the app\n\n'
+        '[search]\nlimit = 9\ntheme = "not me"\n'
+    )
     path.write_text(original, encoding="utf-8")
     save_theme("reme-forest", path)
-    assert path.read_text(encoding="utf-8") == original.replace(
-        'theme = "reme-dusk"  ', 'theme = "reme-forest"'
-    )
+    assert path.read_text(encoding="utf-8") == original.replace("reme-dusk", "reme-forest")
     fresh = tmp_path / "sub" / "config.toml"
     save_theme("reme-paper", fresh)
     assert load_settings(fresh).theme == "reme-paper"
+
+
+def test_save_theme_round_trip_keeps_comments_and_goes_before_the_tables(tmp_path: Path) -> None:
+    """No theme line yet: it is added at the top level (before [search]); the comments, the
+    blank lines and the tables' own layout are byte for byte what they were."""
+    path = tmp_path / "config.toml"
+    original = "# my settings\n\n[search]  # the app's search\nlimit   = 9  # nine\n"
+    path.write_text(original, encoding="utf-8")
+    save_theme("reme-forest", path)
+    written = path.read_text(encoding="utf-8")
+    assert written == (
+        '# my settings\ntheme = "reme-forest"\n\n'
+        "[search]  # the app's search\nlimit   = 9  # nine\n"
+    )
+    settings = load_settings(path)
+    assert (settings.theme, settings.search.limit, settings.warnings) == ("reme-forest", 9, ())
+    save_theme("reme-paper", path)
+    assert path.read_text(encoding="utf-8") == written.replace("reme-forest", "reme-paper")
+
+
+def test_save_theme_leaves_a_broken_file_alone(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("theme = \n# keep me\n", encoding="utf-8")
+    with pytest.raises(ConfigSaveError, match="not valid TOML"):
+        save_theme("reme-forest", path)
+    assert path.read_text(encoding="utf-8") == "theme = \n# keep me\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "warning"),
+    [
+        ("[search]\nlimit = true\n", "search.limit should be int, got bool"),
+        ("[search]\nlimit = 2.5\n", "search.limit should be int, got float"),
+        ("[search]\nbrowse_limit = -3\n", "search.browse_limit must be positive"),
+        ("[search]\nvector_weight = 1.5\n", "search.vector_weight must be between 0 and 1"),
+        ('[search]\nvector_weight = "high"\n', "search.vector_weight should be float, got str"),
+        ("[index]\nwatch = 1\n", "index.watch should be bool, got int"),
+        ("[index]\ntag_field = []\n", "index.tag_field should be str, got list"),
+        ("search = 3\n", "[search] must be a table; ignored"),
+        ("theme = 4\n", "theme should be a non-empty string"),
+        ("[keymap]\nback = 4\n", "keymap.back should be a key string"),
+        ("colour = 1\n", "unknown setting colour"),
+    ],
+)
+def test_every_wrong_value_is_one_clear_warning_and_the_default(
+    tmp_path: Path, text: str, warning: str
+) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text + '[history]\nretention_days = 7\n', encoding="utf-8")
+    settings = load_settings(path)
+    assert settings.warnings == (warning,)
+    assert settings.history.retention_days == 7  # the good keys stay
+    defaults = Settings()
+    assert (settings.search, settings.index, settings.theme) == (
+        defaults.search, defaults.index, defaults.theme
+    )
 
 
 def test_bundled_themes_load_from_the_package() -> None:

@@ -6,6 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from msgspec import structs
 
 from reme_tui.config import Settings
 from reme_tui.ui.widgets.neighbours import NeighboursList
@@ -103,7 +104,7 @@ async def test_similar_skips_linked_and_opens(
 async def test_missing_model_is_visible(
     app_factory: AppFactory, settings: Settings, tmp_path: Path
 ) -> None:
-    missing = replace(settings.index, model=str(tmp_path / "no-model"))
+    missing = structs.replace(settings.index, model=str(tmp_path / "no-model"))
     app = app_factory(config=replace(settings, index=missing))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -1,4 +1,4 @@
-"""The change history as a document for scripts (``--changes --json``) or as text.
+"""The change history as a document for scripts (``reme-tui changes --json``) or as text.
 
 One JSON document: the history's figures, the entries (kind, paths, times, tag changes,
 frontmatter changes, unified diff), the groups they form, and per-tag churn.
@@ -63,7 +63,7 @@ def version_ref(text: str) -> tuple[int, bool]:
     match = _VERSION.match(text.strip())
     if match is None:
         raise ReportArgumentError(
-            f"not a version: {text!r} (a change id from --changes, 12 or 12^ for before it)"
+            f"not a version: {text!r} (a change id from reme-tui changes, 12 or 12^ for before it)"
         )
     return int(match.group(1)), bool(match.group(2))
 

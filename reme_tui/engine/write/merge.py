@@ -393,7 +393,7 @@ def _finish(
             result.notes = (
                 *result.notes,
                 f"the merge journal's final save failed ({exc.strerror or exc}); its entry is"
-                " left pending and --undo-merge still undoes the merge",
+                " left pending and reme-tui undo-merge still undoes the merge",
             )
             result.journal_id = entry["id"]
         return

@@ -273,7 +273,8 @@ def diff_view(diff: ChangeDiff) -> Text:
     for line in lines[:_MAX_DIFF_LINES]:
         text.append(line + "\n", style=diff_line_style(line))
     if len(lines) > _MAX_DIFF_LINES:
-        text.append(f"… {len(lines) - _MAX_DIFF_LINES} more lines (--changes --json has all)\n")
+        more = len(lines) - _MAX_DIFF_LINES
+        text.append(f"… {more} more lines (reme-tui changes --json has all)\n")
     return text
 
 
