@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
-from reme_tui.engine.index import keyword
+from reme_tui.engine.index import keyword, postings
 from reme_tui.engine.index.keyword import DocKey, KeywordIndex
 
 
@@ -296,15 +296,31 @@ def test_remove_path_and_replace_path() -> None:
 
 
 @pytest.mark.parametrize(
-    ("batch_tokens", "run_block", "bulk_min_tokens"),
-    [(1 << 21, 1 << 16, 1 << 16), (37, 1 << 16, 1 << 16), (1 << 21, 3, 10)],
-    ids=["one batch", "small batches", "small runs, few docs go bulk"],
+    ("batch_tokens", "overlay_terms", "max_pending", "bulk_min_tokens"),
+    [
+        (1 << 21, 1 << 15, 16, 1 << 16),
+        (37, 1 << 15, 16, 1 << 16),
+        (37, 2, 2, 10),
+        (37, 1 << 30, 1 << 30, 1 << 16),
+    ],
+    ids=[
+        "one batch",
+        "small batches",
+        "folds all the time, few docs go bulk",
+        "overlay and pending batches never folded by size",
+    ],
 )
 def test_bulk_build_and_churn_match_reference(
-    batch_tokens: int, run_block: int, bulk_min_tokens: int, monkeypatch: pytest.MonkeyPatch
+    batch_tokens: int,
+    overlay_terms: int,
+    max_pending: int,
+    bulk_min_tokens: int,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(keyword, "_BULK_BATCH_TOKENS", batch_tokens)
-    monkeypatch.setattr(keyword, "_RUN_BLOCK", run_block)  # runs appended in blocks
+    monkeypatch.setattr(postings, "OVERLAY_TERMS", overlay_terms)  # when the overlay folds
+    monkeypatch.setattr(postings, "MAX_PENDING", max_pending)  # ... and pending batches
+    monkeypatch.setattr(postings, "PENDING_SHARE", 1 if max_pending < 1 << 30 else 1 << 30)
     monkeypatch.setattr(keyword, "_BULK_MIN_TOKENS", bulk_min_tokens)  # one huge memory
     rng = random.Random(7)
     vocab = [f"w{i}" for i in range(60)]

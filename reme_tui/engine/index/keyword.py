@@ -18,8 +18,9 @@ handed out as Python floats; unlike the reference, ties are broken by key (path,
 start line), so results are deterministic.
 
 Layout. Every indexed version of a document gets a fresh integer *slot*. Each
-term owns a growable posting list: an int32 array of slots and an int32 array of
-term frequencies, with spare capacity so an append is O(1) amortized. Removing a
+term's posting list (slots and term frequencies, in slot order) lives in `Postings`:
+flat arrays shared by all terms plus a small overlay for recent one-document updates,
+so an append is O(1) amortized and a term costs bytes, not two numpy arrays. Removing a
 document only marks its slot dead and decrements the live document frequency of
 its terms; its stale posting entries stay and add nothing at query time, because a dead
 slot's length normalizer is +inf (its contribution is exactly 0). When the stale
@@ -44,6 +45,7 @@ from typing import Any, cast
 import numpy as np
 
 from ..records import DocKey
+from .postings import Postings
 
 """(workspace-relative path, chunk start_line)."""
 
@@ -53,12 +55,9 @@ _INT = np.int32
 _EMPTY_INT = np.zeros(0, dtype=_INT)
 # add_many() switches from per-term appends to grouped, vectorized appends at this size.
 _BULK_MIN_DOCS = 16
-# ... or when the documents hold this many tokens (a huge memory: the vectorized path gives
-# each term exact-size views instead of two arrays of its own, and takes 40% less time).
+# ... or when the documents hold this many tokens (a huge memory: the vectorized path
+# has no per-term Python work and takes 40% less time).
 _BULK_MIN_TOKENS = 1 << 16
-# Term runs are appended in blocks of this many terms: Python int lists for a million-term
-# memory's runs at once held ~100 MB.
-_RUN_BLOCK = 1 << 16
 # add_many() counts terms in batches of about this many tokens (bounds temporary memory).
 _BULK_BATCH_TOKENS = 1 << 21
 # Never compact while fewer stale posting entries than this have accumulated.
@@ -111,12 +110,6 @@ def _split(arr: np.ndarray, sizes: Sequence[int]) -> list[np.ndarray]:
     return [arr[s:e] for s, e in zip([0, *ends], ends, strict=False)]
 
 
-def _used(arrays: list[np.ndarray], lengths: list[int]) -> list[np.ndarray]:
-    """The used part of each posting array; a full one is passed as it is, not sliced
-    (a new view per term cost ~100 bytes each: 200 MB for a million-term memory's save)."""
-    return [a if a.shape[0] == m else a[:m] for a, m in zip(arrays, lengths, strict=True)]
-
-
 def _grow(arr: np.ndarray, need: int) -> np.ndarray:
     """Return a copy of ``arr`` with capacity at least ``need`` (doubling)."""
     cap = max(need, 2 * arr.shape[0], 4)
@@ -155,10 +148,8 @@ class KeywordIndex:
         # Vocabulary and postings, by term id.
         self._term_id: dict[str, int] = {}
         self._terms: list[str] = []
-        self._p_slots: list[np.ndarray] = []
-        self._p_tfs: list[np.ndarray] = []
-        self._p_len: list[int] = []  # used length of the two arrays above
-        self._df: list[int] = []  # live document frequency
+        self._postings = Postings()
+        self._df = np.zeros(64, dtype=np.int64)  # live document frequency (spare capacity)
         # Totals.
         self._total_len = 0  # tokens over live docs
         self._live_entries = 0  # posting entries of live docs
@@ -286,34 +277,33 @@ class KeywordIndex:
         self._norm = None
         return slot
 
+    def _room_for_terms(self, n_terms: int) -> None:
+        """Make the document-frequency array hold ``n_terms`` (new terms start at 0)."""
+        if n_terms > self._df.shape[0]:
+            df = np.zeros(max(n_terms, 2 * self._df.shape[0]), dtype=np.int64)
+            df[: self._df.shape[0]] = self._df
+            self._df = df
+
     def _term(self, token: str) -> int:
         tid = self._term_id.get(token)
         if tid is None:
             tid = self._term_id[token] = len(self._terms)
             self._terms.append(token)
-            self._p_slots.append(_EMPTY_INT)
-            self._p_tfs.append(_EMPTY_INT)
-            self._p_len.append(0)
-            self._df.append(0)
+            self._room_for_terms(tid + 1)
         return tid
 
     def _insert(self, key: DocKey, length: int, counts: Counter[str]) -> None:
         slot = self._alloc_slot(key, length)
         tids = np.empty(len(counts), dtype=_INT)
-        p_slots, p_tfs, p_len, df = self._p_slots, self._p_tfs, self._p_len, self._df
+        append = self._postings.append
         for i, (token, tf) in enumerate(counts.items()):
             tid = self._term(token)
-            n = p_len[tid]
-            if n == p_slots[tid].shape[0]:
-                p_slots[tid] = _grow(p_slots[tid], n + 1)
-                p_tfs[tid] = _grow(p_tfs[tid], n + 1)
-            p_slots[tid][n] = slot
-            p_tfs[tid][n] = tf
-            p_len[tid] = n + 1
-            df[tid] += 1
+            append(tid, slot, tf)
             tids[i] = tid
+        self._df[tids] += 1  # a document's term ids are distinct
         self._slot_terms[slot] = tids
         self._live_entries += len(counts)
+        self._postings.settle()
 
     def _bulk_insert(self, docs: list[tuple[DocKey, Sequence[str]]]) -> None:
         # Later duplicates of a key win; documents without tokens are not indexed.
@@ -342,13 +332,8 @@ class KeywordIndex:
         for token in dict.fromkeys(chain.from_iterable(tokens for _, tokens in docs)):
             setdefault(token, len(term_id))  # a new token gets the next id
         if len(term_id) > n_terms_before:
-            new_terms = list(islice(term_id, n_terms_before, None))
-            n_new = len(new_terms)
-            self._terms.extend(new_terms)
-            self._p_slots.extend([_EMPTY_INT] * n_new)
-            self._p_tfs.extend([_EMPTY_INT] * n_new)
-            self._p_len.extend([0] * n_new)
-            self._df.extend([0] * n_new)
+            self._terms.extend(islice(term_id, n_terms_before, None))
+            self._room_for_terms(len(term_id))
         lengths = [len(tokens) for _, tokens in docs]
         total = sum(lengths)
         first_slot = self._n_slots
@@ -381,47 +366,10 @@ class KeywordIndex:
         per_doc = np.bincount(slots_sorted - first_slot, minlength=len(docs)).tolist()
         for slot, terms in enumerate(_split(tids_sorted[by_doc], per_doc), start=first_slot):
             self._slot_terms[slot] = terms
-        # Append each term's run to its posting list.
-        bounds = np.flatnonzero(tids_sorted[1:] != tids_sorted[:-1]) + 1
-        all_starts = np.concatenate((np.zeros(1, dtype=bounds.dtype), bounds))
-        all_ends = np.append(bounds, n_post)
-        del bounds
-        for block in range(0, all_starts.shape[0], _RUN_BLOCK):
-            starts = all_starts[block : block + _RUN_BLOCK]
-            ends = all_ends[block : block + _RUN_BLOCK]
-            self._append_runs(
-                tids_sorted[starts].tolist(),
-                starts.tolist(),
-                ends.tolist(),
-                slots_sorted,
-                tfs_sorted,
-            )
+        self._df[: len(term_id)] += np.bincount(tids_sorted, minlength=len(term_id))
+        self._postings.append_sorted(tids_sorted, slots_sorted, tfs_sorted)
+        self._postings.settle()
         self._live_entries += n_post
-
-    def _append_runs(
-        self,
-        tids: list[int],
-        run_starts: list[int],
-        run_ends: list[int],
-        slots_sorted: np.ndarray,
-        tfs_sorted: np.ndarray,
-    ) -> None:
-        p_slots, p_tfs, p_len, df = self._p_slots, self._p_tfs, self._p_len, self._df
-        for tid, s, e in zip(tids, run_starts, run_ends, strict=True):
-            n = p_len[tid]
-            m = e - s
-            if n == 0:
-                # Views into the batch arrays; the first later append reallocates.
-                p_slots[tid] = slots_sorted[s:e]
-                p_tfs[tid] = tfs_sorted[s:e]
-            else:
-                if n + m > p_slots[tid].shape[0]:
-                    p_slots[tid] = _grow(p_slots[tid], n + m)
-                    p_tfs[tid] = _grow(p_tfs[tid], n + m)
-                p_slots[tid][n : n + m] = slots_sorted[s:e]
-                p_tfs[tid][n : n + m] = tfs_sorted[s:e]
-            p_len[tid] = n + m
-            df[tid] += m
 
     def _remove_slot(self, key: DocKey) -> bool:
         slot = self._key_slot.pop(key, None)
@@ -432,9 +380,7 @@ class KeywordIndex:
         tids = self._slot_terms[slot]
         self._slot_terms[slot] = None
         assert tids is not None
-        df = self._df
-        for tid in tids.tolist():
-            df[tid] -= 1
+        self._df[tids] -= 1
         self._live_entries -= len(tids)
         self._stale_entries += len(tids)
         self._total_len -= int(self._slot_len[slot])
@@ -466,10 +412,9 @@ class KeywordIndex:
         doc_line = np.array([k[1] for k in keys if k is not None], dtype=np.int64)
         doc_len = self._slot_len[:n][live_slots].astype(_INT)
         n_terms = len(self._terms)
-        lens = np.array(self._p_len, dtype=np.int64)
-        if n_terms and lens.sum():
-            all_slots = np.concatenate(_used(self._p_slots, self._p_len))
-            all_tfs = np.concatenate(_used(self._p_tfs, self._p_len))
+        ptr, all_slots, all_tfs = self._postings.gathered(n_terms)
+        lens = np.diff(ptr)
+        if n_terms and all_slots.shape[0]:
             term_of = np.repeat(np.arange(n_terms, dtype=_INT), lens)
             keep = live[all_slots]
             all_slots = remap[all_slots[keep]]
@@ -557,11 +502,9 @@ class KeywordIndex:
             self._path_slots.setdefault(key[0], set()).add(i)
         self._term_id = {t: i for i, t in enumerate(terms)}
         self._terms = terms
-        sizes = df.tolist()
-        self._p_slots = _split(indices, sizes)
-        self._p_tfs = _split(tfs, sizes)
-        self._p_len = list(sizes)
-        self._df = list(sizes)
+        self._postings.load(indptr.copy(), indices, tfs)
+        self._df = np.zeros(max(64, n_terms), dtype=np.int64)
+        self._df[:n_terms] = df
         if slot_terms is None:
             # Unique term ids per document: group the postings by document.
             term_of = np.repeat(np.arange(n_terms, dtype=_INT), df)
@@ -627,7 +570,7 @@ class KeywordIndex:
         tids = []
         for token in dict.fromkeys(query_tokens):
             tid = self._term_id.get(token)
-            if tid is not None and self._df[tid] > 0:
+            if tid is not None and int(self._df[tid]) > 0:
                 tids.append(tid)
         if not tids:
             return None
@@ -636,17 +579,16 @@ class KeywordIndex:
         denom_base = np.float32(self.k1 * (1.0 - self.b))
         scores = np.zeros(self._n_slots, dtype=np.float32)
         for tid in tids:
-            df = self._df[tid]
+            df = int(self._df[tid])
             idf = np.float32(math.log(1.0 + (n_live - df + 0.5) / (df + 0.5)))
-            m = self._p_len[tid]
-            slots = self._p_slots[tid][:m]
-            tf = self._p_tfs[tid][:m].astype(np.float32)
-            denominator = tf + denom_base
-            denominator += length_terms.take(slots)
-            part = idf * tf
-            part *= k1p1
-            part /= denominator
-            scores[slots] += part  # slots are unique within one posting list
+            for slots, tfs in self._postings.segments(tid):
+                tf = tfs.astype(np.float32)
+                denominator = tf + denom_base
+                denominator += length_terms.take(slots)
+                part = idf * tf
+                part *= k1p1
+                part /= denominator
+                scores[slots] += part  # slots are unique within one posting list
         return scores.astype(np.float64)
 
     def score(self, query_tokens: Sequence[str]) -> dict[DocKey, float]:
@@ -675,14 +617,16 @@ class KeywordIndex:
         terms: list[TermScore] = []
         for token in dict.fromkeys(query_tokens):
             tid = self._term_id.get(token)
-            df = self._df[tid] if tid is not None else 0
+            df = int(self._df[tid]) if tid is not None else 0
             if tid is None or df <= 0:
                 terms.append(TermScore(token, 0, 0, 0.0, 0.0, 0.0))
                 continue
             idf = np.float32(math.log(1.0 + (n_live - df + 0.5) / (df + 0.5)))
-            m = self._p_len[tid]
-            where = np.flatnonzero(self._p_slots[tid][:m] == slot)
-            tf_count = int(self._p_tfs[tid][:m][where[0]]) if where.shape[0] else 0
+            tf_count = 0
+            for slots, tfs in self._postings.segments(tid):
+                where = np.flatnonzero(slots == slot)
+                if where.shape[0]:
+                    tf_count = int(tfs[where[0]])
             if not tf_count:
                 terms.append(TermScore(token, 0, df, float(idf), 0.0, 0.0))
                 continue
