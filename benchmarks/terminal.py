@@ -15,6 +15,7 @@ Rows, each a median over repetitions:
   busy machine the wall time mostly measures waiting for a core, this does not;
 * keystroke → results during a burst: the same while 3,000 edited memories are being
   applied (status "updating"), counted only while the update is still under way;
+* RSS: the app's resident memory after all of the above, and its peak (/proc/<pid>/status);
 * idle CPU: the app's CPU time (its process and children, /proc/<pid>/stat) over 30 s of
   doing nothing after the index is ready, as a share of one core.
 
@@ -162,6 +163,15 @@ class TerminalApp:
             except (OSError, ValueError, IndexError):
                 continue  # a thread that just ended
         return total
+
+    def rss_mb(self) -> tuple[float, float]:
+        """The app's resident memory now and at its peak (VmRSS, VmHWM), in MB."""
+        fields = dict(
+            line.split(":", 1)
+            for line in Path(f"/proc/{self.pid}/status").read_text().splitlines()
+            if ":" in line
+        )
+        return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
     def cpu_ticks(self) -> int:
         """utime + stime + cutime + cstime of the app, in clock ticks."""
@@ -311,6 +321,7 @@ def terminal_rows(
         previews = highlight_to_preview(app, 15)
         idle = idle_cpu_percent(app)
         during = keystroke_during_burst(app, root, pairs * 4)
+        resident, peak = app.rss_mb()
     finally:
         app.quit()
     rows["app (terminal) keystroke to results p50 (ms)"] = statistics.median(keys.wall)
@@ -325,5 +336,10 @@ def terminal_rows(
             statistics.median(during.wall)
         )
         rows["app (terminal) ... during the burst, max (ms)"] = max(during.wall)
+        rows["app (terminal) ... during the burst, app CPU p50 (ms)"] = statistics.median(
+            during.cpu
+        )
         rows["app (terminal) ... during the burst, keys measured"] = len(during.wall)
+    rows["app (terminal) RSS after the session (MB)"] = resident
+    rows["app (terminal) peak RSS over the session (MB)"] = peak
     return rows

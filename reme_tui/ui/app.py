@@ -62,8 +62,6 @@ from reme_tui.ui.messages import (
     OpenSource,
 )
 from reme_tui.ui.options import AppOptions, Clock
-from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
-from reme_tui.ui.screens.help import HelpFilter, HelpScreen
 from reme_tui.ui.screens.main import MainScreen
 from reme_tui.ui.semantic_progress import start_semantic
 from reme_tui.ui.themes import load_bundled_themes, load_themes
@@ -78,14 +76,19 @@ _LINE_EDITORS = {"vi", "vim", "nvim", "nano", "emacs", "micro", "hx", "kak", "he
 def key_sections() -> KeySections:
     """(where, bindings with an id) for every screen and widget that binds keys: the
     one table the help screen, the palette and the keymap check read."""
+    # Imported here and where each screen opens: the first screen needs none of them,
+    # and they were ~45 ms of every start (the help screen alone brings DataTable and
+    # the Markdown widget).
     from reme_tui.ui.screens.changes import (
         ChangesFilter,
         ChangesScreen,
         RevertConfirmScreen,
         Timeline,
     )
+    from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
     from reme_tui.ui.screens.dupes import DismissedPairsScreen, DupesScreen, MergeConfirmScreen
     from reme_tui.ui.screens.explain import ExplainScreen, WhyNotScreen
+    from reme_tui.ui.screens.help import HelpFilter, HelpScreen
     from reme_tui.ui.screens.untagged import UntaggedScreen
     from reme_tui.ui.widgets.chips import Chip
     from reme_tui.ui.widgets.neighbours import NeighboursList
@@ -172,7 +175,8 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         for warning in settings.warnings:
             self.startup_notes.append((f"Config: {warning}", "warning"))
         self.requested_theme = options.theme or settings.theme
-        for binding_id in unknown_keymap_ids(settings.keymap, key_sections()):
+        unknown = unknown_keymap_ids(settings.keymap, key_sections()) if settings.keymap else []
+        for binding_id in unknown:
             self.startup_notes.append(
                 (
                     f"Config: [keymap] {binding_id!r} is not a key binding id (see ? for them)",
@@ -544,12 +548,16 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         yield SystemCommand("Keys", "Every key of every screen (?)", self.action_help)
 
     def action_help(self) -> None:
+        from reme_tui.ui.screens.help import HelpScreen
+
         if isinstance(self.screen, HelpScreen):
             return
         config = self.settings.config_path or default_config_path()
         self.push_screen(HelpScreen(self.key_table(), config))
 
     def action_diagnostics(self) -> None:
+        from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
+
         if isinstance(self.screen, DiagnosticsScreen):
             return
         self.push_screen(DiagnosticsScreen(self.engine.diagnostics()), self._diagnostic_chosen)

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 from textual.command import CommandPalette
-from textual.widgets import DataTable, Input, ProgressBar, Sparkline, Static
+from textual.widgets import DataTable, Input, ProgressBar, Sparkline
 
 from reme_tui.config import Settings, load_settings
 from reme_tui.engine.codes import Code
@@ -18,10 +18,11 @@ from reme_tui.ui.screens.main import MainScreen
 from reme_tui.ui.widgets.chips import Chip
 from reme_tui.ui.widgets.markdown_body import MarkdownBody
 from reme_tui.ui.widgets.neighbours import NeighboursList
-from reme_tui.ui.widgets.preview import Preview, PreviewScroll, TagChip, plain_body
+from reme_tui.ui.widgets.preview import Preview, PreviewScroll, plain_body
 from reme_tui.ui.widgets.results import ResultList, ResultsPane
 from reme_tui.ui.widgets.search_bar import QueryInput, SearchBar
 from reme_tui.ui.widgets.status_bar import StatusBar
+from reme_tui.ui.widgets.tag_chips import TagChips
 from reme_tui.ui.widgets.tag_sidebar import TagFilter, TagList, TagSidebar
 
 from .conftest import SIZE, AppFactory, settle, wait_for
@@ -294,7 +295,7 @@ async def test_results_keys_move_and_enter_opens_preview(app_factory: AppFactory
         assert isinstance(app.focused, PreviewScroll)
         assert label_text(screen, "#preview-name") == "Atlas schema review"
         assert label_text(screen, "#preview-description") == "Reviewed the new billing schema"
-        assert [chip.tag for chip in screen.query(TagChip)] == ["project_atlas", "bob"]
+        assert list(screen.query_one(TagChips).tags) == ["project_atlas", "bob"]
         assert "score" in label_text(screen, "#preview-meta")
 
 
@@ -321,7 +322,6 @@ async def test_cursor_preview_paints_plain_text_first_then_markdown(
         await type_query(pilot, "postgres")
         screen = app.main_screen
         preview = screen.query_one(Preview)
-        plain = preview.query_one("#preview-plain", Static)
         markdown = preview.query_one(MarkdownBody)
         data = screen._read_plain("daily/2026-01-19/schema.md", None, None, None)
         assert data.markdown.startswith("# ") or data.markdown.strip()
@@ -330,12 +330,14 @@ async def test_cursor_preview_paints_plain_text_first_then_markdown(
         await pilot.pause()
         assert preview.path == "daily/2026-01-19/schema.md"
         assert label_text(screen, "#preview-name") == "Atlas schema review"
-        assert plain.display and not markdown.display
-        assert str(plain.render()).strip().splitlines()[0] == data.markdown.strip().splitlines()[0]
+        assert markdown.plain is not None  # the same widget shows the plain text
+        first = next(line for line in data.markdown.splitlines() if line.strip())
+        shown = ["".join(s.text for s in markdown.render_line(y)) for y in range(3)]
+        assert first in [line.rstrip() for line in shown]
         await pilot.press("escape", "j")
         await settle(pilot)
         assert preview.path == "daily/2026-01-19/schema.md"
-        assert markdown.display and not plain.display
+        assert markdown.plain is None
         assert "[[" not in markdown.source
 
 
@@ -389,7 +391,7 @@ async def test_clicking_a_preview_tag_filters_by_it(app_factory: AppFactory) -> 
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await type_query(pilot, "tomatoes")
-        await pilot.click(TagChip)
+        await pilot.click(TagChips, offset=(2, 0))  # inside the first chip
         await settle(pilot)
         assert app.main_screen.query_one(SearchBar).state.filters.tags == ("garden",)
 
@@ -407,9 +409,9 @@ async def test_preview_tags_show_what_draws_nothing(
         await settle(pilot)
         await type_query(pilot, "zucchini")
         await settle(pilot)
-        chips = list(app.main_screen.query(TagChip))
-        assert [str(chip.render()) for chip in chips] == ["#alice", "#ali\\u200bce"]
-        assert [chip.tag for chip in chips] == ["alice", "ali\u200bce"]  # what it filters by
+        chips = app.main_screen.query_one(TagChips)
+        assert str(chips.render()) == " #alice   #ali\\u200bce "
+        assert chips.tags == ("alice", "ali\u200bce")  # what it filters by
 
 
 async def test_matches_over_time_chart(app_factory: AppFactory) -> None:

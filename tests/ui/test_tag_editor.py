@@ -13,7 +13,8 @@ from reme_tui.engine.parse.frontmatter import read_tags
 from reme_tui.ui.screens.edit_tags import TagEditorScreen
 from reme_tui.ui.screens.main import MainScreen
 from reme_tui.ui.tag_draft import TagDraft, pack, suggest
-from reme_tui.ui.widgets.preview import Preview, TagChip
+from reme_tui.ui.widgets.preview import Preview
+from reme_tui.ui.widgets.tag_chips import TagChips
 from reme_tui.ui.widgets.tag_editor import EditChip, SuggestionList, TagEditor
 from reme_tui.ui.widgets.tag_sidebar import TagSidebar
 
@@ -102,7 +103,7 @@ async def test_t_opens_the_editor_on_the_previewed_memory(app_factory: AppFactor
         await settle(pilot)
         app.main_screen.open_memory(KICKOFF)
         await settle(pilot)
-        header = [c.tag for c in app.main_screen.query_one(Preview).query(TagChip)]
+        header = list(app.main_screen.query_one(Preview).query_one(TagChips).tags)
         assert header == ["project_atlas", "alice", "meeting"]
         editor = await open_editor(pilot, KICKOFF)
         assert editor.tags == ["project_atlas", "alice", "meeting"]
@@ -312,7 +313,7 @@ async def test_save_changes_only_the_tag_line(app_factory: AppFactory, workspace
         sidebar_tags = dict(app.engine.list_tags())
         assert sidebar_tags["meeting"] == 2 and sidebar_tags["atlas_project"] == 1
         assert ("atlas_project", 1) in app.main_screen.query_one(TagSidebar).tags
-        header = [c.tag for c in app.main_screen.query_one(Preview).query(TagChip)]
+        header = list(app.main_screen.query_one(Preview).query_one(TagChips).tags)
         assert header == ["alice", "atlas_project", "ops"]
         assert ("Tags saved", f"{KICKOFF}: #alice #Atlas Project #ops") in seen
 

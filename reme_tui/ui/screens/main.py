@@ -46,7 +46,6 @@ from reme_tui.ui.messages import (
     TagChosen,
 )
 from reme_tui.ui.rows import ResultRow, explain
-from reme_tui.ui.screens.explain import ExplainScreen, WhyNotScreen
 from reme_tui.ui.semantic_progress import SemanticChanged, mode_label, status_label
 from reme_tui.ui.widgets.match_chart import Chart
 from reme_tui.ui.widgets.neighbours import NeighboursList
@@ -789,6 +788,8 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
             if path:
                 self.explain_path(path)
 
+        from reme_tui.ui.screens.explain import WhyNotScreen  # opened rarely: not at start
+
         self.app.push_screen(WhyNotScreen(self.reme.engine.paths(), label), chosen)
 
     def explain_path(self, path: str, state: SearchState | None = None) -> None:
@@ -818,6 +819,8 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
                 )
                 self.apply_state(wider)
                 self.explain_path(chosen, wider)
+
+        from reme_tui.ui.screens.explain import ExplainScreen  # opened rarely: not at start
 
         label = _search_label(state or self.shown_state or self.state)
         self.app.push_screen(ExplainScreen(explanation, label), closed)

@@ -75,13 +75,28 @@ class MarkdownBody(Widget):
         self._lines: list[tuple[int, int]] = []  # (block, line within it) per body line
         self.lines_built = 0  # strips made: what painting cost
         self.generation = 0  # bumped by every set_body: later callbacks check it
+        self.plain: list[str] | None = None  # set_plain's lines, shown instead of blocks
 
     # -- content -------------------------------------------------------------
 
     def set_body(self, body: str, pattern: re.Pattern[str] | None) -> None:
         self.generation += 1
         self.source = body
+        self.plain = None
         self.blocks = split_blocks(body)
+        self.pattern = pattern
+        self.matched, self.current = set(), None
+        self._reset()
+
+    def set_plain(self, text: str, pattern: re.Pattern[str] | None) -> None:
+        """``text`` as it is, a line a line (cut, not wrapped): the first paint while the
+        cursor moves, before `set_body` renders the Markdown. The same widget shows both,
+        so the switch is a repaint and not a Static shown and hidden (two layouts of the
+        screen for every memory passed, issue 19)."""
+        self.generation += 1
+        self.source = text
+        self.plain = text.split("\n")
+        self.blocks = []
         self.pattern = pattern
         self.matched, self.current = set(), None
         self._reset()
@@ -146,6 +161,9 @@ class MarkdownBody(Widget):
     # -- painting ------------------------------------------------------------
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if self.plain is not None:
+            self._width = width
+            return len(self.plain)
         if width != self._width:
             self._width = width
             self._rendered, self._lines = [], []
@@ -159,6 +177,8 @@ class MarkdownBody(Widget):
 
     def render_line(self, y: int) -> Strip:
         width = self._width or self.size.width
+        if self.plain is not None:
+            return self._plain_line(y, width)
         if not 0 <= y < len(self._lines):
             return Strip.blank(width)
         index, line = self._lines[y]
@@ -176,6 +196,18 @@ class MarkdownBody(Widget):
             # Under the segments: a hit keeps its own colours on a matched block.
             segments = list(Segment.apply_style(segments, style=background))
         return Strip(segments).extend_cell_length(width).crop(0, width)
+
+    def _plain_line(self, y: int, width: int) -> Strip:
+        if not 0 <= y < len(self.plain or ()):
+            return Strip.blank(width, self.rich_style)
+        self.lines_built += 1
+        text = (self.plain or [])[y].expandtabs(8)
+        segments: list[Segment] = [Segment(text, self.rich_style)]
+        if self.pattern is not None:
+            spans = [m.span() for m in self.pattern.finditer(text)]
+            if spans:
+                segments = highlighted(self.app.console, segments, spans, self._hit_style())
+        return Strip(segments).extend_cell_length(width, self.rich_style).crop(0, width)
 
     def _gap_style(self, y: int) -> Style:
         """The blank line between two blocks: marked when both are (a matched range reads

@@ -10,20 +10,20 @@ from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.events import Click, Resize
-from textual.widgets import Label, Static
+from textual.events import Resize
+from textual.widgets import Label
 
-from reme_tui.safe_text import for_terminal, for_terminal_line
+from reme_tui.safe_text import for_terminal
 from reme_tui.ui.cells import cut_left
 from reme_tui.ui.file_notes import warning_line, warnings_of
 from reme_tui.ui.focus import FollowsFocus
-from reme_tui.ui.messages import OpenMemory, OpenSource, TagChosen
+from reme_tui.ui.messages import OpenMemory, OpenSource
 from reme_tui.ui.rows import term_pattern
 from reme_tui.ui.widgets.markdown_body import MarkdownBody
-from reme_tui.ui.widgets.results import highlight
 from reme_tui.ui.widgets.steady_label import SteadyLabel
+from reme_tui.ui.widgets.tag_chips import TagChips
 from reme_tui.ui.wikilinks import expand_embeds, linkify, parse_wiki_href, rendered_index
 
 MAX_PREVIEW_CHARS = 400_000
@@ -44,19 +44,6 @@ class PreviewData:
 
 
 NOTES_SHOWN = 2  # warning lines in the header; the rest are counted
-
-
-class TagChip(Static):
-    """A tag in the preview header; clicking it adds the tag to the search."""
-
-    def __init__(self, tag: str) -> None:
-        super().__init__(f"#{for_terminal_line(tag)}", classes="tag-chip", markup=False)
-        self.tag = tag
-        self.tooltip = f"click to filter by {tag}"
-
-    def on_click(self, event: Click) -> None:
-        event.stop()
-        self.post_message(TagChosen(self.tag))
 
 
 class PreviewScroll(FollowsFocus, VerticalScroll):
@@ -87,15 +74,12 @@ class Preview(Vertical):
         with Vertical(id="preview-header"):
             yield SteadyLabel("", id="preview-name")
             yield SteadyLabel("", id="preview-description")
-            notes = Label("", id="preview-notes")
+            notes = SteadyLabel("", id="preview-notes")
             notes.display = False
             yield notes
-            yield Horizontal(id="preview-tags")
+            yield TagChips(id="preview-tags")
             yield SteadyLabel("", id="preview-meta")
         with PreviewScroll(id="preview-scroll"):
-            plain = Static("", id="preview-plain", markup=False)
-            plain.display = False
-            yield plain
             yield MarkdownBody(id="preview-body")
 
     def on_mount(self) -> None:
@@ -109,7 +93,7 @@ class Preview(Vertical):
         for field in ("#preview-description", "#preview-meta"):
             self.query_one(field, Label).update("")
         self.query_one("#preview-notes", Label).display = False
-        self.query_one("#preview-tags").remove_children()
+        self.query_one(TagChips).show(())
         self._show_body("")
         self.border_title = "Preview"
 
@@ -118,10 +102,9 @@ class Preview(Vertical):
         text. `show` replaces it with the rendered Markdown once the cursor settles."""
         if not await self._show_header(data):
             return
-        plain = self.query_one("#preview-plain", Static)
-        plain.update(highlight(data.markdown, self.terms))
-        plain.display = True
-        self.query_one(MarkdownBody).display = False
+        self.body_hits, self.hit_index = [], -1
+        self.border_subtitle = ""
+        self.query_one(MarkdownBody).set_plain(data.markdown, term_pattern(self.terms))
         self.query_one(PreviewScroll).scroll_home(animate=False)
 
     async def show(self, data: PreviewData, *, keep_scroll: bool = False) -> None:
@@ -146,8 +129,6 @@ class Preview(Vertical):
         self.border_subtitle = ""
         body = self.query_one(MarkdownBody)
         body.set_body(markdown, term_pattern(self.terms))
-        self.query_one("#preview-plain", Static).display = False
-        body.display = True
         if body.pattern is not None:
             # After the first paint: counting hits renders every block.
             self.call_after_refresh(self._count_body_hits, body, body.generation)
@@ -179,11 +160,7 @@ class Preview(Vertical):
         self.meta_parts = (data.path, tail)
         self.meta, self.line = self._fitted_meta(), data.line
         self.set_explain(data.explain)
-        tags_row = self.query_one("#preview-tags", Horizontal)
-        if [chip.tag for chip in tags_row.query_children(TagChip)] != list(memory.tags):
-            await tags_row.remove_children()
-            await tags_row.mount_all([TagChip(tag) for tag in memory.tags])
-        tags_row.display = bool(memory.tags)
+        self.query_one(TagChips).show(memory.tags)
         return True
 
     def _fitted_meta(self) -> str:
@@ -222,7 +199,7 @@ class Preview(Vertical):
         self.query_one("#preview-description", Label).update("The file is gone from the workspace.")
         self.query_one("#preview-meta", Label).update("")
         self.query_one("#preview-notes", Label).display = False
-        await self.query_one("#preview-tags").remove_children()
+        self.query_one(TagChips).show(())
         self._show_body("")
 
     @property
