@@ -133,6 +133,11 @@ class Code(StrEnum):
         "a wikilink whose target is not a memory in this workspace "
         "(100 listed a memory, the rest counted)",
     )
+    LINKS_TOO_MANY = (
+        "links-too-many",
+        Severity.WARNING,
+        "over 10,000 distinct wikilinks in one memory; the rest are counted, not kept",
+    )
     SOURCE_MISSING = (
         "source-missing",
         Severity.WARNING,

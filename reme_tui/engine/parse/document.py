@@ -33,7 +33,7 @@ from ..tags import (
 from .chunking import chunk_body
 from .frontmatter.bounded import FrontmatterTooComplex, load_yaml
 from .frontmatter.split import split_frontmatter
-from .wikilinks import parse_field_links, parse_links
+from .wikilinks import MAX_LINKS_PER_MEMORY, LinkScan, parse_field_links, scan_links
 
 DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
 _BINARY_SNIFF_BYTES = 8192
@@ -192,7 +192,9 @@ def parse_memory(
             Diagnostic(rel, None, Code.NO_TAGS, "memory has no tags, so tag filters never find it")
         )
     chunks = tuple(chunk_body(rel, body, body_first_line))
-    links = tuple(parse_links(body, body_first_line))
+    scan = scan_links(body, body_first_line)
+    if scan.dropped:
+        diagnostics.append(_too_many_links(rel, scan))
     name = frontmatter.get("name") or None
     description = frontmatter.get("description") or None
     return Memory(
@@ -203,7 +205,7 @@ def parse_memory(
         tags=tuple(tags),
         tag_spellings=tuple(spellings),
         chunks=chunks,
-        links=links,
+        links=tuple(scan.links),
         diagnostics=tuple(diagnostics),
         size=raw.size,
         mtime_ns=raw.mtime_ns,
@@ -285,6 +287,19 @@ def _too_complex(rel: str, exc: FrontmatterTooComplex) -> Diagnostic:
         Code.FRONTMATTER_TOO_COMPLEX,
         f"frontmatter {exc.problem}, over reme-tui's budget; ignored as a whole (tags "
         "included) so one file cannot exhaust memory; the body is indexed",
+    )
+
+
+def _too_many_links(rel: str, scan: LinkScan) -> Diagnostic:
+    """Links past the per-memory budget (``wikilinks.MAX_LINKS_PER_MEMORY``): ReMe 0.4.2.0
+    gives no answer on such a file within 600 s; reme-tui keeps the first ones and says so."""
+    return Diagnostic(
+        rel,
+        scan.first_dropped_line,
+        Code.LINKS_TOO_MANY,
+        f"{scan.dropped:,} more distinct wikilinks from here on, past the first "
+        f"{MAX_LINKS_PER_MEMORY:,}, are not kept: no neighbours or link checks for them "
+        "(their text is still searched)",
     )
 
 

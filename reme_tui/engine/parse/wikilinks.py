@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import array
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from ..records import FieldLink, Link
 
@@ -21,6 +24,21 @@ WIKILINK_PATTERN = (
 )
 _WIKILINK = re.compile(WIKILINK_PATTERN)
 _WIKILINK_BYTES = re.compile(WIKILINK_PATTERN.encode("ascii"))
+
+# Links kept per memory (issue 23). ReMe keeps every distinct (target, anchor) link of a
+# body as a graph edge, with no budget. On a memory of 1,000,000 distinct links
+# (`[[x1.md]] [[x2.md]] ...`, 15 MB) reme-ai 0.4.2.0 gave no answer within 600 s
+# (measured), so bounding the graph loses no answer ReMe gives. reme-tui kept them all:
+# ~285 MB and ~6 s to build the records, ~200 MB more for the graph's two maps, and
+# `search --no-cache` at 1,000 memories took ~590 MB and ~13 s, over the issue's 500 MB /
+# 10 s for one hostile file. So the first MAX_LINKS_PER_MEMORY distinct links, in order of
+# appearance, are kept (graph edges, neighbours, dangling checks, tag suggestions); the
+# rest are counted without a record each and reported as `links-too-many`. The link text
+# stays ordinary searchable text (SPEC "Chunks"), so search answers do not change. No real
+# memory comes near: ReMe's digest `## Sources` and day-index pages list one link per note,
+# the sample workspaces a handful a memory. Measured with the budget on that workspace:
+# ~425 MB / ~8 s --no-cache, ~470 MB saving, ~290 MB / ~1.7 s warm.
+MAX_LINKS_PER_MEMORY = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,23 +58,38 @@ class Wikilink:
     end: int
 
 
+@dataclass(frozen=True, slots=True)
+class LinkScan:
+    """A body's links as kept (``parse_links``), and what the budget left out."""
+
+    links: list[Link]
+    dropped: int = 0  # distinct (target, anchor) links past the budget: counted, not kept
+    first_dropped_line: int | None = None  # file line of the first of them
+
+
 def find_wikilinks(text: str) -> Iterator[Wikilink]:
     """Every wikilink of ``text`` in order, repeats included."""
     if "[[" not in text:
         return
     for match in _WIKILINK.finditer(text):
-        target = match.group("target").strip()
-        if not target:
-            continue
-        anchor, alias = match.group("anchor"), match.group("alias")
-        yield Wikilink(
-            target,
-            None if anchor is None else anchor.strip(),
-            None if alias is None else alias.strip(),
-            match.group("embed") is not None,
-            match.start(),
-            match.end(),
-        )
+        found = _wikilink(match)
+        if found is not None:
+            yield found
+
+
+def _wikilink(match: re.Match[str]) -> Wikilink | None:
+    target = match.group("target").strip()
+    if not target:
+        return None  # an empty target is no link
+    anchor, alias = match.group("anchor"), match.group("alias")
+    return Wikilink(
+        target,
+        None if anchor is None else anchor.strip(),
+        None if alias is None else alias.strip(),
+        match.group("embed") is not None,
+        match.start(),
+        match.end(),
+    )
 
 
 def wikilink_byte_spans(data: bytes) -> list[tuple[int, int]]:
@@ -71,20 +104,58 @@ def wikilink_byte_spans(data: bytes) -> list[tuple[int, int]]:
 
 
 def parse_links(body: str, first_line: int = 1) -> list[Link]:
-    """Wikilinks of a body in order of appearance, deduplicated by (target, anchor)."""
+    """Wikilinks of a body in order of appearance, deduplicated by (target, anchor), at
+    most ``MAX_LINKS_PER_MEMORY`` of them (``scan_links`` also says what was left out)."""
+    return scan_links(body, first_line).links
+
+
+def scan_links(body: str, first_line: int = 1, limit: int = MAX_LINKS_PER_MEMORY) -> LinkScan:
+    """The first ``limit`` distinct links of a body as records, and a count of the rest."""
     links: list[Link] = []
     seen: set[tuple[str, str | None]] = set()
     line = first_line
     scanned_to = 0
-    for found in find_wikilinks(body):
+    if "[[" not in body:
+        return LinkScan(links)
+    matches = _WIKILINK.finditer(body)
+    for match in matches:
+        found = _wikilink(match)
+        if found is None:
+            continue
         key = (found.target, found.anchor)
         if key in seen:
             continue
-        seen.add(key)
         line += body.count("\n", scanned_to, found.start)
         scanned_to = found.start
+        if len(links) >= limit:
+            seen.add(key)
+            return LinkScan(links, 1 + _count_distinct_past(matches, seen), line)
+        seen.add(key)
         links.append(Link(found.target, found.anchor, found.alias, line, found.embed))
-    return links
+    return LinkScan(links)
+
+
+def _count_distinct_past(
+    matches: Iterator[re.Match[str]], seen: set[tuple[str, str | None]]
+) -> int:
+    """Distinct (target, anchor) keys among the remaining matches that are not in ``seen``.
+
+    No record and no key is kept: one 8-byte hash per link in a flat array, made distinct
+    at the end (~8 MB for a moment at 1,000,000 links). A 64-bit collision, odds ~1 in
+    30 million at a million links, would undercount by one; the count is only reported.
+    """
+    hashes = array.array("q")
+    for match in matches:
+        target, anchor = match.group("target", "anchor")
+        target = target.strip()
+        if not target:
+            continue
+        key = (target, None if anchor is None else anchor.strip())
+        if key not in seen:
+            hashes.append(hash(key))
+    if not hashes:
+        return 0
+    return int(np.unique(np.frombuffer(hashes, dtype=np.int64)).size)
 
 
 def parse_field_links(
