@@ -17,7 +17,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from reme_tui.cli.output import print_json
+from reme_tui.cli.output import print_json, print_json_lines
 from reme_tui.engine.history import (
     ChangeHistory,
     HistoryError,
@@ -106,11 +106,14 @@ def _changes(
     except ReportArgumentError as exc:
         raise error(f"--since: {exc}") from None
     tag_field = engine.config.tag_field
-    if args.json:
+    if args.json or getattr(args, "jsonl", False):
         document = report_json(
             history, entries, since=args.since, tag_field=tag_field, baseline_recorded=first
         )
-        print_json(document, indent=None)
+        if args.json:
+            print_json(document, indent=None)
+        else:  # one change a line, newest first, each as in the document's "entries"
+            print_json_lines(document["entries"])
     elif entries:
         print(for_terminal(report_text(entries)))
     else:

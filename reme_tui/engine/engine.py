@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -489,6 +490,10 @@ class Engine:
     def match_dates(self, text: str, filters: Filters = NO_FILTERS) -> list[str | None]:
         """The date of every chunk whose words match ``text`` under ``filters``."""
         return self._search.match_dates(text, filters)
+
+    def match_date_counts(self, text: str, filters: Filters = NO_FILTERS) -> Counter[str | None]:
+        """How many chunks matching ``text`` under ``filters`` carry each date (None: undated)."""
+        return self._search.match_date_counts(text, filters)
 
     def browse(self, filters: Filters = NO_FILTERS, *, limit: int = 200) -> list[Memory]:
         """Memories passing ``filters``, newest first (undated last, then by path)."""

@@ -92,7 +92,9 @@ def test_zero_results_still_exit_zero(workspace: Path, capsys: pytest.CaptureFix
 def test_list_tags_json_and_orders(workspace: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, str(workspace), "--list-tags", "--json")
     assert json.loads(out) == {
-        "schema": 1, "total_tags": 2, "items": [["project_atlas", 2], ["alice", 1]]
+        "schema": 1,
+        "total_tags": 2,
+        "items": [["project_atlas", 2], ["alice", 1]],
     }
     _, out, _ = run(
         capsys, str(workspace), "--list-tags", "--order-by", "tag", "--order", "desc", "--json"

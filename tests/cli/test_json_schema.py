@@ -1,7 +1,7 @@
 """Every JSON document the command line prints carries the version of its shape, first
 (``"schema": 1``), and the list-like commands print JSON lines too (``--jsonl``: one object a
 line, each versioned): search (a result), tags (a tag), diagnostics (a finding), dupes (a
-cluster), list (a memory)."""
+cluster), list (a memory), changes (a change)."""
 
 from __future__ import annotations
 
@@ -121,6 +121,22 @@ def test_tags_diagnostics_and_dupes_jsonl(
     assert [json.loads(line) for line in out.splitlines()] == [
         {"schema": SCHEMA, **cluster} for cluster in clusters
     ]
+
+
+def test_changes_jsonl_is_one_change_a_line(
+    workspace: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run(capsys, "changes", str(workspace))  # the first run records the baseline
+    (workspace / "daily/2026-03-03.md").unlink()
+    (workspace / "daily/2026-03-05.md").write_text(memory("budget again\n"), "utf-8")
+    code, out, _ = run(capsys, "changes", str(workspace), "--json")
+    entries = json.loads(out)["entries"]
+    code, out, _ = run(capsys, "changes", str(workspace), "--jsonl")
+    assert code == 0 and len(entries) == 2
+    assert [json.loads(line) for line in out.splitlines()] == [
+        {"schema": SCHEMA, **entry} for entry in entries
+    ]
+    assert {entry["kind"] for entry in entries} == {"created", "deleted"}
 
 
 @pytest.mark.parametrize(

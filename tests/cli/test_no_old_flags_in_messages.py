@@ -51,8 +51,10 @@ def test_no_message_names_an_old_mode_flag() -> None:
                 continue
             for old in OLD_FLAGS:
                 at = text.find(old)
-                if at >= 0 and not text[at + len(old) : at + len(old) + 1].isalnum() and (
-                    text[at + len(old) : at + len(old) + 1] != "-"
+                if (
+                    at >= 0
+                    and not text[at + len(old) : at + len(old) + 1].isalnum()
+                    and (text[at + len(old) : at + len(old) + 1] != "-")
                 ):
                     found.append(f"{rel}: {old} in {text!r}")
     assert found == []

@@ -142,13 +142,15 @@ def test_every_wrong_value_is_one_clear_warning_and_the_default(
     tmp_path: Path, text: str, warning: str
 ) -> None:
     path = tmp_path / "config.toml"
-    path.write_text(text + '[history]\nretention_days = 7\n', encoding="utf-8")
+    path.write_text(text + "[history]\nretention_days = 7\n", encoding="utf-8")
     settings = load_settings(path)
     assert settings.warnings == (warning,)
     assert settings.history.retention_days == 7  # the good keys stay
     defaults = Settings()
     assert (settings.search, settings.index, settings.theme) == (
-        defaults.search, defaults.index, defaults.theme
+        defaults.search,
+        defaults.index,
+        defaults.theme,
     )
 
 

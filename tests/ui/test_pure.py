@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from datetime import date
 
 from hypothesis import given
@@ -14,7 +15,7 @@ from reme_tui.engine.search.grammar import SearchState, parse_query
 from reme_tui.ui.history import History, Visit
 from reme_tui.ui.rows import densest_start, snippet, term_pattern
 from reme_tui.ui.semantic_progress import mode_label
-from reme_tui.ui.widgets.match_chart import bucket_counts
+from reme_tui.ui.widgets.match_chart import Chart, bucket_counts
 from reme_tui.ui.wikilinks import linkify, parse_wiki_href
 
 
@@ -143,6 +144,7 @@ def test_bucket_counts_by_distinct_date_equal_counting_every_match(
     dates: list[str | None],
 ) -> None:
     assert bucket_counts(dates) == _bucket_counts_per_match(dates)
+    assert Chart.of_counts(Counter(dates)) == Chart.of(dates)
 
 
 def test_linkify_makes_followable_links_and_marks_dangling_ones() -> None:

@@ -688,6 +688,20 @@ class KeywordIndex:
         cand = cand[inside]
         return cand[allowed_mask[pids[inside]]]
 
+    def matching_path_ids(
+        self, query_tokens: Sequence[str], *, allowed_mask: np.ndarray | None = None
+    ) -> np.ndarray:
+        """The path id (see `paths_by_id`) of every document with a score above 0, inside
+        ``allowed_mask``: one entry per matching chunk."""
+        scores = self._scores(query_tokens)
+        if scores is None:
+            return np.empty(0, dtype=_INT)
+        return self._slot_path[self._inside(np.flatnonzero(scores > 0), allowed_mask)]
+
+    def paths_by_id(self) -> list[str]:
+        """Every path the index has given an id, in id order."""
+        return list(self._path_id)  # ids are handed out in insertion order
+
     def matching_keys(
         self, query_tokens: Sequence[str], *, allowed_mask: np.ndarray | None = None
     ) -> list[DocKey]:

@@ -379,9 +379,9 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
     def count_matches(self, state: SearchState, shown: int) -> tuple[int, Chart | None]:
         """How many chunks match ``state`` in all, and their chart (None when the shown
         rows are all of them: the list's own dates chart it)."""
-        dates = self.reme.engine.match_dates(state.text, state.filters)
-        total = max(len(dates), shown)
-        return total, Chart.of(dates) if len(dates) >= shown else None
+        per_date = self.reme.engine.match_date_counts(state.text, state.filters)
+        matched = sum(per_date.values())
+        return max(matched, shown), Chart.of_counts(per_date) if matched >= shown else None
 
     def _compute_timed(self, state: SearchState, pages: int) -> tuple[Computed, float]:
         """``compute`` and the CPU time this thread spent on it. Whether the next keystroke

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 
@@ -22,10 +22,15 @@ def bucket_counts(dates: Iterable[str | None]) -> tuple[list[float], str, str, s
 
     Returns (counts, first_date, last_date, bucket_name); empty counts when nothing is dated.
     """
+    return bucket_date_counts(Counter(dates))
+
+
+def bucket_date_counts(per_date: Mapping[str | None, int]) -> tuple[list[float], str, str, str]:
+    """`bucket_counts` from how many matches carry each date."""
     # Counted as strings first: 10,000 matches fall on a few hundred distinct dates, and
     # parsing each of them once instead of every match's took this from 5 ms to 1 ms.
     per_day: Counter[date] = Counter()
-    for text, count in Counter(dates).items():
+    for text, count in per_date.items():
         if text:
             per_day[day(text)] += count
     if not per_day:
@@ -59,6 +64,11 @@ class Chart:
     last: str
     bucket: str
     undated: int
+
+    @classmethod
+    def of_counts(cls, per_date: Mapping[str | None, int]) -> Chart:
+        counts, first, last, bucket = bucket_date_counts(per_date)
+        return cls(counts, first, last, bucket, per_date.get(None, 0) + per_date.get("", 0))
 
     @classmethod
     def of(cls, dates: list[str | None]) -> Chart:
