@@ -132,7 +132,7 @@ def test_a_date_reme_cannot_read_is_dropped_with_a_warning_as_search_does(
 
 def test_list_flags_are_refused_elsewhere(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        main(["changes", "--jsonl"])
+        main(["undo-merge", "--jsonl"])
     assert exit_info.value.code == 2
-    options = "--jsonl is an option of: search, list, tags, diagnostics, dupes"
+    options = "--jsonl is an option of: search, list, tags, diagnostics, dupes, changes"
     assert options in capsys.readouterr().err
