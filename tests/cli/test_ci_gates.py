@@ -16,9 +16,7 @@ PATH = "daily/2026-03-01.md"
 
 
 @pytest.fixture
-def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+def workspace(tmp_path: Path) -> Path:
     return write_workspace(
         tmp_path / "ws", {PATH: memory("kickoff\n", tags=["alice", "bob", "carol"])}
     )

@@ -17,10 +17,7 @@ from tests.helpers import memory, write_workspace
 
 
 @pytest.fixture
-def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+def workspace(tmp_path: Path) -> Path:
     return write_workspace(
         tmp_path / "ws",
         {

@@ -16,10 +16,7 @@ from tests.helpers import memory, write_workspace
 
 
 @pytest.fixture
-def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("REME_TUI_CONFIG", str(tmp_path / "no-config.toml"))
+def workspace(tmp_path: Path) -> Path:
     return write_workspace(
         tmp_path / "ws",
         {

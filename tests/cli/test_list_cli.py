@@ -15,9 +15,7 @@ ODD = "daily/2026-03-02/odd\nname.md"  # a newline in a file name: legal, and ho
 
 
 @pytest.fixture
-def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+def workspace(tmp_path: Path) -> Path:
     return write_workspace(
         tmp_path / "ws",
         {

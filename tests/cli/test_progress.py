@@ -103,8 +103,6 @@ def test_a_cold_build_in_a_pipe_says_how_far_it_got(
 ) -> None:
     """The command end to end, stderr not a terminal, the delay 0: lines on stderr, stdout
     holds the results only."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv(DELAY_ENV, "0")
     files = {f"daily/2026-03-{day:02d}.md": memory(f"day {day}\n") for day in range(1, 29)}
     workspace = write_workspace(tmp_path / "ws", files)
