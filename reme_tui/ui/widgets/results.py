@@ -25,21 +25,6 @@ from reme_tui.ui.widgets.steady_label import SteadyLabel
 HIT_STYLE = "bold $text-warning on $warning 15%"
 
 
-def highlight(text: str, terms: list[str] | tuple[str, ...], base: str = "") -> Content:
-    """``text`` with every occurrence of a query term styled as a match."""
-    return highlight_matches(text, term_pattern(terms), base)
-
-
-def highlight_matches(text: str, pattern: re.Pattern[str] | None, base: str = "") -> Content:
-    """``text`` with every match of ``pattern`` (see `term_pattern`) styled as a match."""
-    content = Content.styled(text, base) if base else Content(text)
-    if pattern is None:
-        return content
-    for match in pattern.finditer(text):
-        content = content.stylize(HIT_STYLE, match.start(), match.end())
-    return content
-
-
 MUTED = ("$text-muted",)
 MUTED_HIT = ("$text-muted", HIT_STYLE)
 
