@@ -667,8 +667,9 @@ class KeywordIndex:
         ]
         if not wanted:
             return ()
-        present = np.isin(np.array([tid for _, tid in wanted], dtype=_INT), tids)
-        return tuple(t for (t, _), hit in zip(wanted, present.tolist(), strict=True) if hit)
+        # One comparison per query token: np.isin's set machinery cost 40 µs a hit here,
+        # 80 % of a 50-hit search at 10,000 memories (issue 19); this is 2 µs a token.
+        return tuple(t for t, tid in wanted if (tids == tid).any())
 
     def path_mask(self, paths: Collection[str]) -> np.ndarray:
         """A reusable filter for `top_k(allowed_mask=...)`: True for each known path in
