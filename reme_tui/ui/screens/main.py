@@ -7,6 +7,7 @@ widgets. A newer search or preview load cancels the stale one (exclusive worker 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 import time
 from dataclasses import dataclass
@@ -77,6 +78,7 @@ SHORT_HEIGHT = 30
 FAST_SEARCH_MS = 25.0
 BROWSE_DELAY = 0.06  # seconds; previews that follow the cursor wait for it to settle
 TYPING_DELAY = 0.3  # seconds; previews that follow search-as-you-type wait for a pause
+COUNT_AFTER_PAINT_WAIT_S = 1.0  # the count of all matches waits this long for the rows' paint
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,7 +374,8 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
         # Counting and charting every match (5-10 ms at 10,000 memories) waits until the
         # rows are on screen: typing never waits for the chart (issue 19). A newer
         # keystroke cancels this worker, and with it the count.
-        await ready.painted.wait()
+        with contextlib.suppress(TimeoutError):  # a list that is never drawn (a dialog over it)
+            await asyncio.wait_for(ready.painted.wait(), COUNT_AFTER_PAINT_WAIT_S)
         total, chart = await asyncio.to_thread(self.count_matches, state, len(computed.rows))
         self.post_message(MatchesCounted(serial, total, chart))
 
@@ -460,7 +463,11 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
             chart=message.chart,
             counted=message.counted,
         )
-        self.call_after_refresh(message.painted.set)
+        result_list = self.query_one(ResultList)
+        if result_list.display:
+            result_list.call_after_paint(message.painted.set)
+        else:
+            self.call_after_refresh(message.painted.set)
         pane.tooltip = (
             f"{message.mode} took {message.elapsed_ms:.1f} ms ({message.cpu_ms:.1f} ms CPU)"
         )
