@@ -111,13 +111,22 @@ def densest_start(positions: list[int], window: int) -> int:
     return best
 
 
+@lru_cache(maxsize=2048)
+def flat_text(text: str) -> str:
+    """``text`` without Markdown markup, on one line with single spaces. Cached by text:
+    each keystroke shows mostly the same chunks again under a new pattern, and this was
+    half of drawing a row (issue 19); the chunk texts are the index's own strings, so the
+    cache holds a page or two of rows and no copy of the workspace."""
+    return " ".join(_EMPHASIS.sub("", _MARKUP.sub(" ", text)).split())
+
+
 def snippet(
     text: str, pattern: re.Pattern[str] | None, width: int = 240, visible: int | None = None
 ) -> str:
     """A one-line excerpt of ``text`` whose matched terms fall inside the first ``visible``
     columns (the row's width; the rest is cut by the list): the window starts a few words
     before the densest cluster of matches."""
-    flat = " ".join(_EMPHASIS.sub("", _MARKUP.sub(" ", text)).split())
+    flat = flat_text(text)
     if not flat:
         return ""
     start = 0
