@@ -145,3 +145,40 @@ async def test_a_search_waiting_for_the_gil_is_not_slow_and_typing_is_not_deboun
         await pilot.press("r")
         assert delays[-1] > 0.0
         await settle(pilot)
+
+
+async def test_the_count_of_all_matches_waits_until_the_new_rows_are_drawn(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counting every match runs after the frame that drew the keystroke's rows: run
+    before it (`call_after_refresh`), its thread held the GIL while the rows were drawn."""
+    from reme_tui.ui.app import make_app
+    from reme_tui.ui.options import AppOptions
+    from reme_tui.ui.screens.main import MainScreen
+    from reme_tui.ui.widgets.results import ResultList
+
+    from .test_truthful_numbers import many_memories, small_pages
+
+    events: list[str] = []
+    render_lines, count = ResultList.render_lines, MainScreen.count_matches
+
+    def drawing(self: ResultList, crop: Any) -> Any:
+        events.append("draw " + ",".join(row.path for row in self.rows[:1]))
+        return render_lines(self, crop)
+
+    def counting(self: MainScreen, state: Any, shown: int) -> Any:
+        events.append("count " + state.text)
+        return count(self, state, shown)
+
+    monkeypatch.setattr(ResultList, "render_lines", drawing)
+    monkeypatch.setattr(MainScreen, "count_matches", counting)
+    app = make_app(many_memories(tmp_path / "big", 90), small_pages(), AppOptions(watch=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"budget")
+        await settle(pilot)
+        assert app.main_screen.query_one(ResultList).row_count == 5
+        first_row = app.main_screen.query_one(ResultList).rows[0].path
+        counted = events.index("count budget")
+        drawn = events.index(f"draw {first_row}")
+        assert drawn < counted

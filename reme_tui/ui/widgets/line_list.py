@@ -9,7 +9,7 @@ a virtual height, and `render_line` builds only the rows the screen shows, each 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -100,6 +100,7 @@ class LineList(ScrollView, can_focus=True):
         self._strips: LRUCache[tuple[int, int, Style], list[Strip]] = LRUCache(1024)
         self._piece_styles: dict[tuple[Style, tuple[str | Style, ...]], RichStyle] = {}
         self.rows_built = 0  # rows rendered (cache misses): what the screen cost
+        self._after_paint: list[Callable[[], object]] = []
 
     # -- what subclasses provide ---------------------------------------------
 
@@ -220,6 +221,22 @@ class LineList(ScrollView, can_focus=True):
     def _on_resize(self, event: events.Resize) -> None:
         self._strips.clear()
         self._scroll_to_highlighted()
+
+    def call_after_paint(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` once the list has next been drawn into a frame, after the
+        frame is written. Work that follows the rows (the count, the chart) waits for this:
+        `call_after_refresh` ran it before the compositor's frame, on the other core's
+        thread, holding the GIL while the rows were drawn (issue 19)."""
+        self._after_paint.append(callback)
+        self.refresh()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        lines = super().render_lines(crop)
+        if self._after_paint:
+            callbacks, self._after_paint = self._after_paint, []
+            for callback in callbacks:
+                self.call_later(callback)  # runs after this frame's handler has written it
+        return lines
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
