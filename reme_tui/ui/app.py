@@ -49,6 +49,7 @@ from reme_tui.engine.index import (
     start_pool_helpers,
 )
 from reme_tui.engine.write import Journal
+from reme_tui.ui import lazy_strips
 from reme_tui.ui.commands import RemeCommands
 from reme_tui.ui.focus import bindings_ran
 from reme_tui.ui.host import Command, Host
@@ -649,6 +650,7 @@ def make_app(
 ) -> RemeApp:
     """Build the app for ``workspace`` (tests pass options without a watcher and a fixed
     clock); raises WorkspaceError when the workspace cannot be opened."""
+    lazy_strips.install()
     options = options or AppOptions()
     settings = with_overrides(config or load_settings(), options)
     if engine is None:
