@@ -3,12 +3,32 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from reme_tui.cli import opening
 from reme_tui.cli.common import EXIT_RUNTIME, UsageError, error
 from reme_tui.engine import Engine
+
+# Textual paints at most TEXTUAL_FPS frames a second (60 by default) and holds a change
+# for the next frame slot: the results of a keystroke, or the preview of the next row,
+# waited up to 16.7 ms after the frame that drew the typed key or the moved cursor (issue
+# 19). Frames are only drawn when something changed, so an idle app costs the same.
+APP_FPS = "120"
+
+
+def import_textual_at_app_frame_rate() -> None:
+    """Import Textual with ``TEXTUAL_FPS`` at `APP_FPS` unless the user set it: Textual
+    reads it once, on import, and it is not left behind for programs the app starts."""
+    ours = "TEXTUAL_FPS" not in os.environ
+    if ours:
+        os.environ["TEXTUAL_FPS"] = APP_FPS
+    try:
+        import textual.constants  # noqa: F401
+    finally:
+        if ours:
+            os.environ.pop("TEXTUAL_FPS", None)
 
 
 def run_app_mode(args: argparse.Namespace) -> int:
@@ -20,6 +40,7 @@ def run_app_mode(args: argparse.Namespace) -> int:
             "prints and exits, e.g. reme-tui search QUERY or reme-tui list (reme-tui --help "
             "lists them all)"
         )
+    import_textual_at_app_frame_rate()
     from reme_tui.ui.app import run_app
     from reme_tui.ui.options import AppOptions
     from reme_tui.ui.themes import BundledThemeMissing
