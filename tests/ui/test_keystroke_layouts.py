@@ -182,3 +182,31 @@ async def test_the_count_of_all_matches_waits_until_the_new_rows_are_drawn(
         counted = events.index("count budget")
         drawn = events.index(f"draw {first_row}")
         assert drawn < counted
+
+
+async def test_a_label_whose_new_text_takes_the_same_room_repaints_without_a_layout(
+    app_factory: AppFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A label as wide as its text lays out again only when the width changes; one as wide
+    as the pane only when a text no longer fits on one line."""
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        dates = app.main_screen.query_one("#chart-last", SteadyLabel)  # as wide as its text
+        name = app.main_screen.query_one("#preview-name", SteadyLabel)  # as wide as the pane
+        dates.update("2026-01-01")
+        name.update("Atlas retro")
+        await settle(pilot)
+        asked = layouts_asked(monkeypatch, SteadyLabel)
+        dates.update("2026-03-31")
+        name.update("A much longer name of another memory")
+        assert asked == []
+        dates.update("2026-03-31  +3 undated")
+        assert asked == ["chart-last"]
+        name.update("x" * (name.content_size.width + 1))  # wraps: its height may change
+        assert asked == ["chart-last", "preview-name"]
+        await settle(pilot)
+        asked.clear()
+        name.update("one line")  # from a text that wrapped
+        name.update("two\nlines")
+        assert asked == ["preview-name", "preview-name"]

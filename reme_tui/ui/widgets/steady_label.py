@@ -7,15 +7,42 @@ counted over 45 typed keys, these repeats were most of the keystroke's layouts."
 
 from __future__ import annotations
 
+from textual.content import Content
 from textual.visual import VisualType
 from textual.widgets import Label
 
 
 class SteadyLabel(Label):
+    """See the module docstring. A new text that takes the same room as the old (one line
+    either way, as wide when the label's width follows its text) repaints the label alone:
+    the dates of the results chart and the preview's name and description change on
+    every keystroke or cursor move, and each asked for a layout of the screen (issue 19)."""
+
     _shown: VisualType | None = None
 
     def update(self, content: VisualType = "", *, layout: bool = True) -> None:
         if type(content) is type(self._shown) and content == self._shown:
             return
+        if layout and self._same_room(self._shown, content):
+            layout = False
         self._shown = content
         super().update(content, layout=layout)
+
+    def _same_room(self, old: VisualType | None, new: VisualType) -> bool:
+        before, after = _one_line_width(old), _one_line_width(new)
+        if before is None or after is None or not self.is_mounted:
+            return False
+        room = self.content_size.width
+        if room <= 0 or before > room or after > room:
+            return False  # wrapped or cut: the height or the width may change
+        width = self.styles.width
+        return before == after or (width is not None and not width.is_auto)
+
+
+def _one_line_width(content: VisualType | None) -> int | None:
+    """The cells of a text shown on one line; None for anything else."""
+    if isinstance(content, str):
+        content = Content(content)
+    if not isinstance(content, Content) or "\n" in content.plain:
+        return None
+    return content.cell_length
