@@ -22,7 +22,6 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from msgspec import structs
 from textual import events, work
 from textual.app import App, SuspendNotSupported, SystemCommand
 from textual.binding import Binding, BindingType
@@ -39,15 +38,10 @@ from reme_tui.config import (
     save_theme,
     user_themes_dir,
 )
-from reme_tui.engine import Delta, Engine, EngineConfig, WorkspaceError
+from reme_tui.engine import Delta, Engine, WorkspaceError
 from reme_tui.engine.files import PathOutsideWorkspace, awatch_batches
 from reme_tui.engine.history import ChangeHistory, HistoryError
-from reme_tui.engine.index import (
-    drop_standby_pool,
-    fork_pool_for_threads,
-    saved_index,
-    start_pool_helpers,
-)
+from reme_tui.engine.index import drop_standby_pool
 from reme_tui.engine.write import Journal
 from reme_tui.ui.commands import RemeCommands
 from reme_tui.ui.focus import bindings_ran
@@ -56,6 +50,7 @@ from reme_tui.ui.keys import KeyRow, KeySections, display_keys, key_table, unkno
 from reme_tui.ui.messages import (
     HistoryCounted,
     IndexBuilt,
+    IndexLoaded,
     IndexProgress,
     IndexUpdated,
     IndexUpdating,
@@ -64,6 +59,7 @@ from reme_tui.ui.messages import (
 from reme_tui.ui.options import AppOptions, Clock
 from reme_tui.ui.screens.main import MainScreen
 from reme_tui.ui.semantic_progress import start_semantic
+from reme_tui.ui.startup import EarlyStart, app_engine, start_early, with_overrides
 from reme_tui.ui.themes import load_bundled_themes, load_themes
 from reme_tui.ui.widgets.tag_sidebar import TagSidebar
 from reme_tui.ui.worker_failures import ShowsWorkerFailures
@@ -287,12 +283,23 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         screen = self.main_screen
         started = time.perf_counter()
         notices: list[str] = []  # a saved index rebuilt or not saved: told, not fatal
+        loaded = threading.Event()
+
+        def progress(done: int, total: int) -> None:
+            if not loaded.is_set():  # the check after a restore: the screen says so
+                _post_progress(screen, done, total)
+
+        def on_loaded() -> None:
+            loaded.set()
+            screen.post_message(IndexLoaded(time.perf_counter() - started))
+
         try:
             outcome = self.engine.build(
-                progress=partial(_post_progress, screen),
+                progress=progress,
                 cancel=self.build_cancel,
                 notice=notices.append,
                 save=False,
+                loaded=on_loaded,
             )
         except (OSError, WorkspaceError) as error:
             screen.post_message(IndexBuilt(time.perf_counter() - started, error=str(error)))
@@ -652,44 +659,24 @@ def make_app(
     options = options or AppOptions()
     settings = with_overrides(config or load_settings(), options)
     if engine is None:
-        engine_config = EngineConfig(
-            tag_field=settings.index.tag_field, all_markdown=options.all_markdown
-        )
-        if options.layout is not None:
-            engine_config = replace(engine_config, layout=options.layout)
-        engine = Engine.create(workspace, engine_config)
-        engine.chosen_because = options.chosen_because
-        engine.attach_store(
-            saved_index(
-                engine.root,
-                all_markdown=options.all_markdown,
-                enabled=options.use_saved_index,
-                rebuild=options.rebuild,
-            )
-        )
+        engine = app_engine(workspace, settings, options)
     return RemeApp(engine, settings, options)
 
 
-def with_overrides(settings: Settings, options: AppOptions) -> Settings:
-    """`settings` with the semantic-search values given on the command line."""
-    index, search = settings.index, settings.search
-    if options.model is not None:
-        index = structs.replace(index, model=options.model)
-    if options.allow_download is not None:
-        index = structs.replace(index, allow_download=options.allow_download)
-    if options.vector_weight is not None:
-        search = structs.replace(search, vector_weight=options.vector_weight)
-    return replace(settings, index=index, search=search)
-
-
 def run_app(
-    workspace: Path, options: AppOptions | None = None, config_path: Path | None = None
+    workspace: Path,
+    options: AppOptions | None = None,
+    config_path: Path | None = None,
+    *,
+    early: EarlyStart | None = None,
 ) -> int:
-    """Run the terminal app; returns the process exit code (WorkspaceError propagates)."""
-    app = make_app(workspace, load_settings(config_path), options)
-    # Before Textual starts a thread: the build thread parses in these forked workers.
-    fork_pool_for_threads()
-    start_pool_helpers()  # while sys.stderr is still a real file (the app captures it)
+    """Run the terminal app; returns the process exit code (WorkspaceError propagates).
+
+    ``early``: what `start_early` set up before this module (and Textual) was imported,
+    the saved index already being read; without it, it is set up here."""
+    if early is None:
+        early = start_early(workspace, options, config_path)
+    app = RemeApp(early.engine, early.settings, options)
     try:
         app.run()
     finally:

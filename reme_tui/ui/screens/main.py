@@ -34,6 +34,7 @@ from reme_tui.ui.messages import (
     CompatCounted,
     HistoryCounted,
     IndexBuilt,
+    IndexLoaded,
     IndexProgress,
     IndexUpdated,
     IndexUpdating,
@@ -190,6 +191,17 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
     def _progress(self, message: IndexProgress) -> None:
         self.query_one(StatusBar).set_progress(message.done, message.total)
         self.query_one(StatusBar).set_count(message.done)
+
+    @on(IndexLoaded)
+    def _loaded(self, message: IndexLoaded) -> None:
+        """The saved index answers searches while the files are checked for changes."""
+        status = self.query_one(StatusBar)
+        status.set_checking(
+            f"loaded the saved index in {message.seconds:.2f} s; checking the files for "
+            "changes made since it was saved"
+        )
+        status.set_count(self.reme.engine.memory_count)
+        self.run_search(immediate=True)
 
     @on(IndexBuilt)
     def _built(self, message: IndexBuilt) -> None:

@@ -1,0 +1,123 @@
+"""A warm start in two steps (issue 19): the saved index is read in a thread started before
+the build asks for it (`Engine.preload`), and it answers queries once restored, before the
+files are checked for changes made since it was saved (`build(loaded=...)`)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from reme_tui.engine.engine import Engine
+from reme_tui.engine.index.store import IndexStore, Snapshot, StoreInvalid
+from reme_tui.engine.search import SearchQuery
+from tests.engine.test_store import FILES, age_files, open_with_store
+from tests.helpers import memory, write_workspace
+
+
+def warm_engine(root: Path) -> Engine:
+    engine = Engine.create(root)
+    engine.attach_store(IndexStore(root))
+    return engine
+
+
+def test_preload_reads_the_saved_index_in_a_thread_and_build_uses_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_workspace(tmp_path, FILES)
+    age_files(tmp_path)
+    cold = open_with_store(tmp_path)
+    loads: list[str] = []
+    real_load = IndexStore.load
+
+    def load(store: IndexStore, key: str) -> Snapshot:
+        loads.append(threading.current_thread().name)
+        return real_load(store, key)
+
+    monkeypatch.setattr(IndexStore, "load", load)
+    engine = warm_engine(tmp_path)
+    engine.preload()
+    outcome = engine.build()
+    assert outcome.warm
+    assert loads == ["saved-index-load"]  # once, in its own thread, not again by build
+    assert engine.fingerprint() == cold.fingerprint()
+
+
+def test_a_preloaded_index_that_is_unusable_falls_back_to_a_cold_build(tmp_path: Path) -> None:
+    write_workspace(tmp_path, FILES)
+    age_files(tmp_path)
+    cold = open_with_store(tmp_path)
+    IndexStore(tmp_path).path.write_bytes(b"not an index")
+    engine = warm_engine(tmp_path)
+    engine.preload()
+    notices: list[str] = []
+    outcome = engine.build(notice=notices.append)
+    assert not outcome.warm
+    assert any("rebuilding the index" in n for n in notices)
+    assert engine.fingerprint() == cold.fingerprint()
+
+
+def test_preload_without_a_store_does_nothing(tmp_path: Path) -> None:
+    write_workspace(tmp_path, FILES)
+    engine = Engine.create(tmp_path)
+    engine.preload()
+    assert not engine.build().warm
+    with pytest.raises(StoreInvalid):
+        IndexStore(tmp_path).load(engine._config_key())  # nothing was saved either
+
+
+def test_the_saved_index_answers_before_the_files_are_checked(tmp_path: Path) -> None:
+    write_workspace(tmp_path, FILES)
+    age_files(tmp_path)
+    open_with_store(tmp_path)
+    write_workspace(tmp_path, {"digest/wiki/new.md": memory("fresh budget\n", tags=["t9"])})
+    (tmp_path / "daily/2026-03-02/note.md").unlink()
+    engine = warm_engine(tmp_path)
+    seen: list[tuple[bool, int, set[str]]] = []
+
+    def loaded() -> None:
+        hits = engine.search(SearchQuery(text="budget", limit=50)).hits
+        seen.append((engine.is_built, engine.memory_count, {h.path for h in hits}))
+
+    outcome = engine.build(loaded=loaded)
+    ((built, count, paths),) = seen  # called once
+    # Searchable, and exactly what was saved: the check for changes comes after.
+    assert built and count == len(FILES)
+    assert "daily/2026-03-02/note.md" in paths and "digest/wiki/new.md" not in paths
+    assert outcome.warm
+    assert engine.memory_count == len(FILES)  # one added, one gone
+    assert engine.memory("digest/wiki/new.md") is not None
+    assert engine.memory("daily/2026-03-02/note.md") is None
+    assert engine.fingerprint() == Engine.open(tmp_path).fingerprint()
+
+
+def test_loaded_is_not_called_on_a_build_from_scratch(tmp_path: Path) -> None:
+    write_workspace(tmp_path, FILES)
+    calls: list[bool] = []
+    engine = warm_engine(tmp_path)  # nothing saved yet
+    assert not engine.build(loaded=lambda: calls.append(True)).warm
+    assert calls == []
+
+
+def test_an_update_waits_for_the_check_after_the_restore(tmp_path: Path) -> None:
+    """A watcher batch that arrives while the files are checked is applied after the
+    check, never into its middle (the check holds the apply lock)."""
+    write_workspace(tmp_path, FILES)
+    age_files(tmp_path)
+    open_with_store(tmp_path)
+    engine = warm_engine(tmp_path)
+    release = threading.Event()
+    applied = threading.Event()
+
+    def loaded() -> None:
+        def apply() -> None:
+            engine.apply(["digest/wiki/hub.md"])
+            applied.set()
+
+        threading.Thread(target=apply).start()
+        assert not applied.wait(0.2)  # blocked behind the check
+        release.set()
+
+    engine.build(loaded=loaded)
+    assert release.is_set() and applied.wait(5)
