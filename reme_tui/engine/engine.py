@@ -234,7 +234,7 @@ class Engine:
         notice: Callable[[str], None] | None = None,
         *,
         save: bool = True,
-        loaded: Callable[[], None] | None = None,
+        before_scan: Callable[[], None] | None = None,
     ) -> BuildOutcome:
         """Index every memory: from the saved index plus what changed since, when there is
         a usable one, else from scratch. Safe to call again (acts as a full refresh).
@@ -243,15 +243,16 @@ class Engine:
         With `save=False` nothing is written: the caller saves later (the app does it after
         showing the index) when the outcome says the saved index is behind.
 
-        ``loaded`` is called (from the building thread) once a saved index is restored and
-        answers queries, before the files are checked for changes since it was saved;
-        `is_built` holds from then on. Not called on a build from scratch."""
+        ``before_scan`` is called once (from the building thread) just before the workspace
+        is scanned: the moment to start watching it. On a warm start the saved index is
+        restored by then and answers queries (`is_built`), and the scan checks the files
+        for changes made since it was saved."""
         problem = worker_setting_problem()
         if notice is not None and problem is not None:
             notice(problem)
         with collector_paused():
-            outcome = self._build_warm(progress, notice, loaded) or self._build_cold(
-                progress, cancel
+            outcome = self._build_warm(progress, notice, before_scan) or self._build_cold(
+                progress, cancel, before_scan
             )
         if outcome.unsaved and save:
             outcome = BuildOutcome(outcome.warm, unsaved=not self.save())
@@ -263,7 +264,7 @@ class Engine:
         self,
         progress: ProgressCallback | None,
         notice: Callable[[str], None] | None,
-        loaded: Callable[[], None] | None,
+        before_scan: Callable[[], None] | None,
     ) -> BuildOutcome | None:
         """From the saved index plus what moved since (None: no usable saved index)."""
         pending, self._pending = self._pending, None
@@ -276,7 +277,7 @@ class Engine:
             else:
                 snapshot = self._store.load(key)
             locks = (self._apply_lock, self._lock)
-            behind = build_warm(self._state, self._planner, snapshot, locks, progress, loaded)
+            behind = build_warm(self._state, self._planner, snapshot, locks, progress, before_scan)
         except StoreInvalid as invalid:
             if notice is not None and self._store.path.exists():
                 notice(f"{invalid}; rebuilding the index")
@@ -284,8 +285,13 @@ class Engine:
         return BuildOutcome(warm=True, unsaved=behind)
 
     def _build_cold(
-        self, progress: ProgressCallback | None, cancel: threading.Event | None
+        self,
+        progress: ProgressCallback | None,
+        cancel: threading.Event | None,
+        before_scan: Callable[[], None] | None,
     ) -> BuildOutcome:
+        if before_scan is not None:
+            before_scan()
         build_cold(self._state, self._planner, self._lock, progress, cancel)
         return BuildOutcome(warm=False, unsaved=self.is_built and self._store is not None)
 

@@ -1,6 +1,7 @@
 """A warm start in two steps (issue 19): the saved index is read in a thread started before
 the build asks for it (`Engine.preload`), and it answers queries once restored, before the
-files are checked for changes made since it was saved (`build(loaded=...)`)."""
+files are checked for changes made since it was saved (`build(before_scan=...)`, also
+where the app starts watching the workspace)."""
 
 from __future__ import annotations
 
@@ -80,7 +81,7 @@ def test_the_saved_index_answers_before_the_files_are_checked(tmp_path: Path) ->
         hits = engine.search(SearchQuery(text="budget", limit=50)).hits
         seen.append((engine.is_built, engine.memory_count, {h.path for h in hits}))
 
-    outcome = engine.build(loaded=loaded)
+    outcome = engine.build(before_scan=loaded)
     ((built, count, paths),) = seen  # called once
     # Searchable, and exactly what was saved: the check for changes comes after.
     assert built and count == len(FILES)
@@ -92,12 +93,14 @@ def test_the_saved_index_answers_before_the_files_are_checked(tmp_path: Path) ->
     assert engine.fingerprint() == Engine.open(tmp_path).fingerprint()
 
 
-def test_loaded_is_not_called_on_a_build_from_scratch(tmp_path: Path) -> None:
+def test_before_scan_comes_first_on_a_build_from_scratch_too(tmp_path: Path) -> None:
     write_workspace(tmp_path, FILES)
-    calls: list[bool] = []
     engine = warm_engine(tmp_path)  # nothing saved yet
-    assert not engine.build(loaded=lambda: calls.append(True)).warm
-    assert calls == []
+    calls: list[tuple[bool, int]] = []
+    outcome = engine.build(before_scan=lambda: calls.append((engine.is_built, engine.memory_count)))
+    assert not outcome.warm
+    assert calls == [(False, 0)]  # once, before any file was read
+    assert engine.memory_count == len(FILES)
 
 
 def test_an_update_waits_for_the_check_after_the_restore(tmp_path: Path) -> None:
@@ -119,5 +122,5 @@ def test_an_update_waits_for_the_check_after_the_restore(tmp_path: Path) -> None
         assert not applied.wait(0.2)  # blocked behind the check
         release.set()
 
-    engine.build(loaded=loaded)
+    engine.build(before_scan=loaded)
     assert release.is_set() and applied.wait(5)

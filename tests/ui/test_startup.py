@@ -88,3 +88,32 @@ async def test_the_saved_index_is_shown_while_the_files_are_checked(
         release.set()
         await settle(pilot)
         assert str(status.render()) == "index ready (cached)"
+
+
+@pytest.mark.parametrize("warm", [False, True])
+async def test_the_watcher_is_started_before_the_scan(
+    app_factory: AppFactory, monkeypatch: pytest.MonkeyPatch, warm: bool
+) -> None:
+    """Armed from the build's thread just before it scans: a change after the scan is seen;
+    on a warm start only once the saved index is on the screen (its set-up holds the GIL)."""
+    if warm:
+        app = app_factory()
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+    app = app_factory(watch=True)
+    seen: list[tuple[bool, str]] = []
+    real_scan = Planner.scan_all
+
+    def recording_scan(planner: Planner):  # type: ignore[no-untyped-def]
+        status = str(app.main_screen.query_one("#status-index").render())
+        seen.append((app.watch_armed.is_set(), status))
+        return real_scan(planner)
+
+    monkeypatch.setattr(Planner, "scan_all", recording_scan)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        ((armed, status),) = seen
+        assert armed
+        if warm:
+            assert status == "index ready (cached), checking for changes…"
+        assert any(w.name == "watcher" and not w.is_finished for w in app.workers)

@@ -152,23 +152,25 @@ def build_warm(
     snapshot: Snapshot,
     locks: tuple[threading.Lock, threading.RLock],
     progress: ProgressCallback | None,
-    loaded: Callable[[], None] | None = None,
+    before_scan: Callable[[], None] | None = None,
 ) -> bool:
     """The saved index into ``state``, then what changed on disk since it was saved (only
     files whose stat moved are read). True when the saved index is now behind the files.
     Raises StoreInvalid (state left empty) when the snapshot does not hold together.
 
     The saved index answers queries as soon as it is restored (``state.built``), before
-    the workspace is scanned: ``loaded`` hears it then. The check for changes since runs
-    under the apply lock, so an update (a watcher batch, a write) waits for it."""
+    the workspace is scanned: ``before_scan`` is called then. The check for changes since
+    runs under the apply lock, so an update (a watcher batch, a write) waits for it."""
     apply_lock, lock = locks
     delta = Delta()
     with apply_lock:
         with lock:
             state.restore(snapshot)
             state.built = True
-        if loaded is not None:
-            loaded()
+        if before_scan is not None:
+            before_scan()
+        with lock:
+            state.keyword.prepare_updates()  # deferred by the restore; updates need it
         found, scan_diagnostics = planner.scan_all()
         with lock:
             state.scan_diagnostics = scan_diagnostics

@@ -201,6 +201,10 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
             "changes made since it was saved"
         )
         status.set_count(self.reme.engine.memory_count)
+        self.call_after_refresh(self._saved_index_shown)
+
+    def _saved_index_shown(self) -> None:
+        self.reme.index_shown()  # the check for changes may start
         self.run_search(immediate=True)
 
     @on(IndexBuilt)
