@@ -124,3 +124,39 @@ def test_an_update_waits_for_the_check_after_the_restore(tmp_path: Path) -> None
 
     engine.build(before_scan=loaded)
     assert release.is_set() and applied.wait(5)
+
+
+def test_a_restore_builds_the_link_graph_only_when_first_used(tmp_path: Path) -> None:
+    write_workspace(tmp_path, FILES)
+    age_files(tmp_path)
+    cold = open_with_store(tmp_path)
+    engine = warm_engine(tmp_path)
+    snapshot = IndexStore(tmp_path).load(engine._config_key())
+    state = engine._state
+    state.restore(snapshot)
+    assert state.links._loaded is not None and not state.links._out  # deferred
+    assert "digest/wiki/hub.md" in state.links  # the first use builds it
+    assert state.links._loaded is None
+    assert state.links.snapshot() == cold._state.links.snapshot()
+    assert state.tags.file_counts() == cold._state.tags.file_counts()
+    assert state.dated == cold._state.dated and state.undated == cold._state.undated
+
+
+def test_a_link_graph_loaded_then_changed_equals_one_built_file_by_file() -> None:
+    from reme_tui.engine.index import LinkGraph
+    from reme_tui.engine.records import Link
+
+    files = [
+        ("a.md", [Link("b.md", None, None, 1), Link("b.md", "x", None, 2)]),
+        ("b.md", [Link("a.md", None, None, 1), Link("gone.md", None, None, 3)]),
+        ("c.md", [Link("a.md", "y", None, 1)]),
+    ]
+    loaded, built = LinkGraph(), LinkGraph()
+    loaded.load([(p, tuple(links)) for p, links in files])
+    for path, links in files:
+        built.set_file(path, links)
+    loaded.remove_file("c.md")  # a change before any read builds it first
+    built.remove_file("c.md")
+    assert loaded.snapshot() == built.snapshot()
+    assert loaded.inlinks("a.md") == built.inlinks("a.md")
+    assert loaded.dangling_from("b.md") == built.dangling_from("b.md") == ["gone.md"]

@@ -169,8 +169,9 @@ def build_warm(
             state.built = True
         if before_scan is not None:
             before_scan()
-        with lock:
-            state.keyword.prepare_updates()  # deferred by the restore; updates need it
+        with lock:  # what the restore deferred: updates and most views need it
+            state.keyword.prepare_updates()
+            state.links.prepare()
         found, scan_diagnostics = planner.scan_all()
         with lock:
             state.scan_diagnostics = scan_diagnostics
