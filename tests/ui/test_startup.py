@@ -117,3 +117,27 @@ async def test_the_watcher_is_started_before_the_scan(
         if warm:
             assert status == "index ready (cached), checking for changes…"
         assert any(w.name == "watcher" and not w.is_finished for w in app.workers)
+
+
+LAZY = ("markdown_it", "rich.markdown", "pygments", "reme_tui.ui.markdown_lines", "tomlkit")
+
+
+def test_the_first_screen_imports_no_markdown_renderer_nor_toml_writer(workspace: Path) -> None:
+    """The preview's Markdown renderer comes with the first preview, the TOML writer with
+    the first save of the config: neither is on the way to the first screen."""
+    code = f"""
+import asyncio, sys
+from reme_tui.config import Settings
+from reme_tui.ui.app import make_app
+from reme_tui.ui.options import AppOptions
+
+async def main():
+    options = AppOptions(watch=False, build=False, persist_theme=False, theme_dirs=())
+    app = make_app(__import__("pathlib").Path({str(workspace)!r}), Settings(), options)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.pause()
+
+asyncio.run(main())
+print(sorted(m for m in {LAZY!r} if m in sys.modules))
+"""
+    assert run_python(code).strip() == "[]"
