@@ -476,8 +476,11 @@ class KeywordIndex:
         doc_len = np.asarray(state["doc_len"], dtype=_INT)
         terms: list[str] = list(state["terms"])
         indptr = np.asarray(state["indptr"], dtype=np.int64)
-        indices = np.array(state["indices"], dtype=_INT)  # copies: we own our postings
-        tfs = np.array(state["tfs"], dtype=_INT)
+        # Not copied (0.3 s for the 2 x 34 MB of a 50k-memory restore): the postings never
+        # write into their base arrays (`Postings.gathered` hands them out read-only), and
+        # a saved index's arrays were copied out of the file's bytes when decoded.
+        indices = np.asarray(state["indices"], dtype=_INT)
+        tfs = np.asarray(state["tfs"], dtype=_INT)
         n_docs = doc_len.shape[0]
         n_terms = len(terms)
         df = np.diff(indptr)
