@@ -38,9 +38,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
-import tomlkit
 from platformdirs.unix import Unix as _Xdg
-from tomlkit.exceptions import TOMLKitError
 
 from reme_tui.engine.tags import DEFAULT_TAG_FIELD
 
@@ -243,6 +241,9 @@ def save_theme(name: str, path: Path | None = None) -> Path:
     """Persist the chosen theme: the top-level ``theme`` is set (added before the first table
     when absent) and every other byte, comments included, stays as it was (tomlkit). A file
     that is not valid TOML is left alone: ConfigSaveError."""
+    import tomlkit  # only when writing (reading uses tomllib): not on the app's start path
+    from tomlkit.exceptions import TOMLKitError
+
     path = path or default_config_path()
     try:
         text = path.read_text(encoding="utf-8")
@@ -261,4 +262,6 @@ def save_theme(name: str, path: Path | None = None) -> Path:
 
 
 def _toml_string(value: str) -> str:
+    import tomlkit
+
     return tomlkit.string(value).as_string()

@@ -40,10 +40,8 @@ def run_app_mode(args: argparse.Namespace) -> int:
             "prints and exits, e.g. reme-tui search QUERY or reme-tui list (reme-tui --help "
             "lists them all)"
         )
-    import_textual_at_app_frame_rate()
-    from reme_tui.ui.app import run_app
     from reme_tui.ui.options import AppOptions
-    from reme_tui.ui.themes import BundledThemeMissing
+    from reme_tui.ui.startup import start_early
 
     options = AppOptions(
         theme=args.theme,
@@ -56,8 +54,14 @@ def run_app_mode(args: argparse.Namespace) -> int:
         layout=args.layout,
         chosen_because=args.chosen_because,
     )
+    # The saved index is read while the UI's modules load (Textual is imported below).
+    early = start_early(root, options, args.config)
+    import_textual_at_app_frame_rate()
+    from reme_tui.ui.app import run_app
+    from reme_tui.ui.themes import BundledThemeMissing
+
     try:
-        return run_app(root, options, config_path=args.config)
+        return run_app(root, options, config_path=args.config, early=early)
     except BundledThemeMissing as exc:
         error(str(exc))
         return EXIT_RUNTIME

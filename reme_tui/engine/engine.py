@@ -39,6 +39,7 @@ from .index import (
     Embedder,
     IndexState,
     IndexStore,
+    PendingLoad,
     Planner,
     ProgressCallback,
     Scope,
@@ -139,6 +140,7 @@ class Engine:
         self._state = IndexState(self._semantic)
         self._planner = Planner(root, self.config.scope, self._symlinks, self._state)
         self._store: IndexStore | None = None
+        self._pending: PendingLoad | None = None  # the saved index, being read (preload)
         self._recorder = Recorder(root, self.config.max_file_bytes)
         # Why the last save failed (None after a good one): shown by the CLI and the app.
         self.save_error: str | None = None
@@ -218,6 +220,13 @@ class Engine:
         """Persist the index there (None: never read nor write a saved index)."""
         self._store = store
 
+    def preload(self) -> None:
+        """Start reading the saved index now, in a thread; the next `build` takes what it
+        read (a warm start's reading and decoding overlap whatever the caller does next:
+        the app imports and draws its UI). No-op without a store."""
+        if self._store is not None and self._pending is None:
+            self._pending = PendingLoad(self._store, self._config_key())
+
     def build(
         self,
         progress: ProgressCallback | None = None,
@@ -225,18 +234,26 @@ class Engine:
         notice: Callable[[str], None] | None = None,
         *,
         save: bool = True,
+        before_scan: Callable[[], None] | None = None,
     ) -> BuildOutcome:
         """Index every memory: from the saved index plus what changed since, when there is
         a usable one, else from scratch. Safe to call again (acts as a full refresh).
         ``notice`` hears what the user should know but that does not stop the build.
 
         With `save=False` nothing is written: the caller saves later (the app does it after
-        showing the index) when the outcome says the saved index is behind."""
+        showing the index) when the outcome says the saved index is behind.
+
+        ``before_scan`` is called once (from the building thread) just before the workspace
+        is scanned: the moment to start watching it. On a warm start the saved index is
+        restored by then and answers queries (`is_built`), and the scan checks the files
+        for changes made since it was saved."""
         problem = worker_setting_problem()
         if notice is not None and problem is not None:
             notice(problem)
         with collector_paused():
-            outcome = self._build_warm(progress, notice) or self._build_cold(progress, cancel)
+            outcome = self._build_warm(progress, notice, before_scan) or self._build_cold(
+                progress, cancel, before_scan
+            )
         if outcome.unsaved and save:
             outcome = BuildOutcome(outcome.warm, unsaved=not self.save())
             if notice is not None and self.save_error is not None:
@@ -244,15 +261,23 @@ class Engine:
         return outcome
 
     def _build_warm(
-        self, progress: ProgressCallback | None, notice: Callable[[str], None] | None
+        self,
+        progress: ProgressCallback | None,
+        notice: Callable[[str], None] | None,
+        before_scan: Callable[[], None] | None,
     ) -> BuildOutcome | None:
         """From the saved index plus what moved since (None: no usable saved index)."""
+        pending, self._pending = self._pending, None
         if self._store is None:
             return None
         try:
-            snapshot = self._store.load(self._config_key())
+            key = self._config_key()
+            if pending is not None and pending.store is self._store and pending.config_key == key:
+                snapshot = pending.result()
+            else:
+                snapshot = self._store.load(key)
             locks = (self._apply_lock, self._lock)
-            behind = build_warm(self._state, self._planner, snapshot, locks, progress)
+            behind = build_warm(self._state, self._planner, snapshot, locks, progress, before_scan)
         except StoreInvalid as invalid:
             if notice is not None and self._store.path.exists():
                 notice(f"{invalid}; rebuilding the index")
@@ -260,8 +285,13 @@ class Engine:
         return BuildOutcome(warm=True, unsaved=behind)
 
     def _build_cold(
-        self, progress: ProgressCallback | None, cancel: threading.Event | None
+        self,
+        progress: ProgressCallback | None,
+        cancel: threading.Event | None,
+        before_scan: Callable[[], None] | None,
     ) -> BuildOutcome:
+        if before_scan is not None:
+            before_scan()
         build_cold(self._state, self._planner, self._lock, progress, cancel)
         return BuildOutcome(warm=False, unsaved=self.is_built and self._store is not None)
 

@@ -27,6 +27,14 @@ class IndexProgress(Message):
 
 
 @dataclass
+class IndexLoaded(Message):
+    """The saved index was restored in ``seconds`` and answers searches; the files are
+    being checked for changes since it was saved (IndexBuilt follows)."""
+
+    seconds: float
+
+
+@dataclass
 class IndexBuilt(Message):
     """The first index build finished (or failed with ``error``); ``warm``: it came from
     the saved index."""

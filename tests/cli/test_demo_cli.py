@@ -46,13 +46,17 @@ def test_on_a_terminal_it_opens_the_app_on_the_copy(
 ) -> None:
     seen: list[tuple[Path, AppOptions]] = []
 
-    def fake_run_app(root: Path, options: AppOptions, config_path: Path | None = None) -> int:
+    def fake_run_app(
+        root: Path, options: AppOptions, config_path: Path | None = None, early: object = None
+    ) -> int:
         seen.append((root, options))
         return 0
 
     import reme_tui.ui.app
+    import reme_tui.ui.startup
 
     monkeypatch.setattr(app_mode, "has_terminal", lambda: True)
+    monkeypatch.setattr(reme_tui.ui.startup, "start_early", lambda *args: None)  # no fork
     monkeypatch.setattr(reme_tui.ui.app, "run_app", fake_run_app)
     assert main(["demo", str(tmp_path / "demo"), "--theme", "reme-paper"]) == 0
     ((root, options),) = seen

@@ -60,13 +60,17 @@ def test_missing_workspace_exits_1_in_the_app_as_in_headless_modes(
 def test_app_flags_reach_the_app(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[tuple[Path, AppOptions, Path | None]] = []
 
-    def fake_run_app(root: Path, options: AppOptions, config_path: Path | None = None) -> int:
+    def fake_run_app(
+        root: Path, options: AppOptions, config_path: Path | None = None, early: object = None
+    ) -> int:
         seen.append((root, options, config_path))
         return 0
 
     import reme_tui.ui.app
+    import reme_tui.ui.startup
 
     monkeypatch.setattr(app_mode, "has_terminal", lambda: True)
+    monkeypatch.setattr(reme_tui.ui.startup, "start_early", lambda *args: None)  # no fork
     monkeypatch.setattr(reme_tui.ui.app, "run_app", fake_run_app)
     argv = [str(workspace), "--all-markdown", "--no-cache", "--rebuild", "--theme", "reme-paper"]
     config = workspace.parent / "c.toml"  # --config must name a file that exists

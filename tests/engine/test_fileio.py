@@ -213,3 +213,37 @@ def test_a_name_at_the_length_limit_can_be_edited(tmp_path: Path, stem: str) -> 
     assert sorted(p.name for p in (root / "digest").iterdir()) == [Path(name).name]
     edited = engine.memory(name)
     assert edited is not None and edited.tags == ("a", "b")
+
+
+def test_a_file_is_read_in_one_piece_and_one_that_grows_in_full(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One buffer the size of the file (a 256 MB saved index used to be read in 1 MiB
+    pieces and joined: copied twice), and a second read to see the end."""
+    from reme_tui.engine.files import fileio
+
+    path = tmp_path / "big.bin"
+    data = os.urandom(3 * (1 << 20) + 17)
+    path.write_bytes(data)
+    sizes: list[int] = []
+    real_read = os.read
+
+    def counting_read(fd: int, n: int) -> bytes:
+        sizes.append(n)
+        return real_read(fd, n)
+
+    monkeypatch.setattr(fileio.os, "read", counting_read)
+    assert read_regular(path)[0] == data
+    assert sizes == [len(data) + 1, 1 << 20]  # the file, then its end
+
+    def growing_read(fd: int, n: int) -> bytes:
+        chunk = real_read(fd, n)
+        if len(sizes) == 0:
+            with path.open("ab") as handle:  # grows after the stat
+                handle.write(b"more")
+        sizes.append(n)
+        return chunk
+
+    sizes.clear()
+    monkeypatch.setattr(fileio.os, "read", growing_read)
+    assert read_regular(path)[0] == data + b"more"

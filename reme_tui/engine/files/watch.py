@@ -189,11 +189,16 @@ async def awatch_batches(
     roots: tuple[str, ...] = MEMORY_ROOTS,
     debounce_ms: int = DEFAULT_DEBOUNCE_MS,
     step_ms: int = DEFAULT_STEP_MS,
+    on_start: Callable[[], None] | None = None,
 ) -> AsyncIterator[list[str]]:
-    """Async variant for the app (an `asyncio.Event` or `anyio.Event` stops it)."""
+    """Async variant for the app (an `asyncio.Event` or `anyio.Event` stops it).
+    ``on_start`` is called once the filter is set up, as the watcher starts."""
+    watch_filter = MemoryFilter(root, all_markdown=all_markdown, also=also, roots=roots)
+    if on_start is not None:
+        on_start()
     async for changes in watchfiles.awatch(
         root,
-        watch_filter=MemoryFilter(root, all_markdown=all_markdown, also=also, roots=roots),
+        watch_filter=watch_filter,
         debounce=debounce_ms,
         step=step_ms,
         stop_event=stop_event,

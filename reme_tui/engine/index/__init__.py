@@ -2,7 +2,7 @@
 means for it (``updates``: the planner), building it cold or warm (``build``), the loader
 that reads many files on many cores (``loader``), BM25 postings (``keyword``), the link
 graph (``link_graph``), embeddings (``vectors``, ``semantic``), and the saved index for
-warm starts (``store``, ``store_choice``)."""
+warm starts (``store``, ``store_choice``, ``pending``: read in the background)."""
 
 from .build import ProgressCallback, build_cold, build_warm, commit
 from .collector import collector_paused, freeze_after_builds
@@ -16,6 +16,7 @@ from .loader import (
     start_pool_helpers,
     worker_setting_problem,
 )
+from .pending import PendingLoad
 from .semantic import STATE_KEY, Semantic, SemanticStatus, SimilarMemory, try_load_model
 from .standby import drop_standby_pool
 from .state import IndexState, Update
@@ -34,6 +35,7 @@ __all__ = [
     "IndexStore",
     "KeywordIndex",
     "LinkGraph",
+    "PendingLoad",
     "Planner",
     "ProgressCallback",
     "Reread",

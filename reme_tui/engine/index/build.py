@@ -152,16 +152,28 @@ def build_warm(
     snapshot: Snapshot,
     locks: tuple[threading.Lock, threading.RLock],
     progress: ProgressCallback | None,
+    before_scan: Callable[[], None] | None = None,
 ) -> bool:
     """The saved index into ``state``, then what changed on disk since it was saved (only
     files whose stat moved are read). True when the saved index is now behind the files.
-    Raises StoreInvalid (state left empty) when the snapshot does not hold together."""
+    Raises StoreInvalid (state left empty) when the snapshot does not hold together.
+
+    The saved index answers queries as soon as it is restored (``state.built``), before
+    the workspace is scanned: ``before_scan`` is called then. The check for changes since
+    runs under the apply lock, so an update (a watcher batch, a write) waits for it."""
     apply_lock, lock = locks
-    found, scan_diagnostics = planner.scan_all()
     delta = Delta()
     with apply_lock:
         with lock:
             state.restore(snapshot)
+            state.built = True
+        if before_scan is not None:
+            before_scan()
+        with lock:  # what the restore deferred: updates and most views need it
+            state.keyword.prepare_updates()
+            state.links.prepare()
+        found, scan_diagnostics = planner.scan_all()
+        with lock:
             state.scan_diagnostics = scan_diagnostics
         on_disk = {item.rel for item in found}
         update = Update(forget=[p for p in state.memories if p not in on_disk])
@@ -169,8 +181,6 @@ def build_warm(
             list(untrusted(found, state.memories, snapshot.saved_at_ns, progress)), update
         )
         commit(state, update, delta, lock)
-        with lock:
-            state.built = True
     if progress is not None:
         progress(len(found), len(found))
     return not delta.is_empty or state.stat_only_changes

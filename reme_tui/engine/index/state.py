@@ -174,11 +174,19 @@ class IndexState:
             self.reset()
             self.keyword = KeywordIndex.from_state(snapshot.keyword_state)
             memories = snapshot.memories
-            if len({m.path for m in memories}) != len(memories):
+            self.memories.update((m.path, m) for m in memories)  # the same dict: others hold it
+            if len(self.memories) != len(memories):
                 raise ValueError("a memory appears twice")
-            self.links.load((m.path, m.links) for m in memories)
+            # What `index` does one memory at a time, for all of them at once (a 50k warm
+            # start spent 0.3 s in the per-memory calls).
+            self.links.load([(m.path, m.links) for m in memories])
+            self.chunks.update(((m.path, c.start_line), c) for m in memories for c in m.chunks)
+            self.tags.load((m.path, m.tags) for m in memories)
+            self.dated = sorted((m.date, m.path) for m in memories if m.date is not None)
+            self.undated = {m.path for m in memories if m.date is None}
             for memory in memories:
-                self.index(memory, keyword=False, links=False)
+                self.semantic.add(memory)
+            self.generation += 1
             # A chunk without tokens (only stopwords) has no keyword entry: subset, not equal.
             if not set(self.keyword.keys()) <= self.chunks.keys():
                 raise ValueError("keyword index names chunks that do not exist")

@@ -35,6 +35,7 @@ from reme_tui.ui.messages import (
     CompatCounted,
     HistoryCounted,
     IndexBuilt,
+    IndexLoaded,
     IndexProgress,
     IndexUpdated,
     IndexUpdating,
@@ -192,6 +193,21 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
     def _progress(self, message: IndexProgress) -> None:
         self.query_one(StatusBar).set_progress(message.done, message.total)
         self.query_one(StatusBar).set_count(message.done)
+
+    @on(IndexLoaded)
+    def _loaded(self, message: IndexLoaded) -> None:
+        """The saved index answers searches while the files are checked for changes."""
+        status = self.query_one(StatusBar)
+        status.set_checking(
+            f"loaded the saved index in {message.seconds:.2f} s; checking the files for "
+            "changes made since it was saved"
+        )
+        status.set_count(self.reme.engine.memory_count)
+        self.call_after_refresh(self._saved_index_shown)
+
+    def _saved_index_shown(self) -> None:
+        self.reme.index_shown()  # the check for changes may start
+        self.run_search(immediate=True)
 
     @on(IndexBuilt)
     def _built(self, message: IndexBuilt) -> None:

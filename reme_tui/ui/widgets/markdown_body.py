@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -19,15 +19,12 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from reme_tui.ui.markdown_lines import (
-    Line,
-    SourceBlock,
-    clickable_links,
-    highlighted,
-    render_block,
-    split_blocks,
-)
+if TYPE_CHECKING:
+    from reme_tui.ui.markdown_lines import Line, SourceBlock
 
+
+# markdown_lines (markdown-it and rich.markdown: ~45 ms to import) is imported by the
+# methods that render, with the first preview rather than before the first screen.
 MATCHED = "markdown-body--matched"
 HIT = "markdown-body--hit"
 CURRENT = "markdown-body--current"
@@ -83,7 +80,12 @@ class MarkdownBody(Widget):
         self.generation += 1
         self.source = body
         self.plain = None
-        self.blocks = split_blocks(body)
+        if body:  # the placeholder (empty) is shown at start: no renderer imported for it
+            from reme_tui.ui.markdown_lines import split_blocks
+
+            self.blocks = split_blocks(body)
+        else:
+            self.blocks = []
         self.pattern = pattern
         self.matched, self.current = set(), None
         self._reset()
@@ -115,6 +117,10 @@ class MarkdownBody(Widget):
 
     def _render_until(self, lines: int | None = None, block: int | None = None) -> None:
         """Render blocks in order until ``lines`` body lines (or block ``block``) exist."""
+        if len(self._rendered) == len(self.blocks):
+            return  # all rendered (the empty placeholder: no renderer imported for it)
+        from reme_tui.ui.markdown_lines import render_block
+
         console = self.app.console
         theme = "ansi_dark" if self.app.current_theme.dark else "ansi_light"
         while len(self._rendered) < len(self.blocks):
@@ -184,6 +190,8 @@ class MarkdownBody(Widget):
         index, line = self._lines[y]
         if index < 0:
             return Strip.blank(width, self._gap_style(y))
+        from reme_tui.ui.markdown_lines import clickable_links, highlighted
+
         self.lines_built += 1
         segments = clickable_links(self._rendered[index].lines[line], "follow")
         if self.pattern is not None and self._rendered[index].has_hit:
@@ -200,6 +208,8 @@ class MarkdownBody(Widget):
     def _plain_line(self, y: int, width: int) -> Strip:
         if not 0 <= y < len(self.plain or ()):
             return Strip.blank(width, self.rich_style)
+        from reme_tui.ui.markdown_lines import highlighted
+
         self.lines_built += 1
         text = (self.plain or [])[y].expandtabs(8)
         segments: list[Segment] = [Segment(text, self.rich_style)]

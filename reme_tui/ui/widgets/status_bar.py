@@ -183,6 +183,16 @@ class StatusBar(Horizontal):
         self._set("status-index", text, "updating…")
         self._show_checks()
 
+    def set_checking(self, tooltip: str | None = None) -> None:
+        """The saved index answers searches; the files are being checked for changes made
+        since it was saved (busy: nothing is "✓" until the check is done)."""
+        self.busy = True
+        self.progress_wanted = False
+        text = "index ready (cached), checking for changes…"
+        self._set("status-index", text, "cached, checking…", "ready (cached), checking…")
+        self.query_one("#status-index", Label).tooltip = tooltip
+        self._show_checks()
+
     def set_index_state(self, state: str, tooltip: str | None = None) -> None:
         self.busy = False
         self.progress_wanted = False
