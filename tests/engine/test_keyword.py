@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
-from reme_tui.engine.index import keyword, postings
+from reme_tui.engine.index import doc_terms, keyword, postings
 from reme_tui.engine.index.keyword import DocKey, KeywordIndex
 
 
@@ -413,10 +413,41 @@ def test_a_restored_index_groups_its_terms_by_document_only_when_first_needed(
     model: dict[DocKey, Sequence[str]] = {}
     apply_ops(index, before, model)
     restored = KeywordIndex.from_state(index.export_state())
-    assert restored._slot_terms is None  # not derived by the restore
+    assert restored._loaded_postings is not None  # not derived by the restore
     apply_ops(restored, after, dict(model))
     apply_ops(index, after, model)
     for query in queries:
         assert restored.score(query) == index.score(query)
         for key in model:
             assert restored.terms_in(key, query) == index.terms_in(key, query)
+
+
+@pytest.mark.parametrize("min_stale", [1 << 16, 40])
+def test_packed_term_ids_follow_churn(monkeypatch: pytest.MonkeyPatch, min_stale: int) -> None:
+    """Documents' term ids packed into one flat array every few updates (and compacted, or
+    not) still say what each document holds and take it out exactly."""
+    monkeypatch.setattr(doc_terms, "PACK_MIN", 3)
+    rng = random.Random(11)
+    vocab = [f"w{i}" for i in range(30)]
+    index = KeywordIndex(min_stale_to_compact=min_stale)
+    model: dict[DocKey, list[str]] = {}
+    for step in range(300):
+        path = f"p{rng.randrange(25)}.md"
+        if step % 4 == 0:
+            index.remove_path(path)
+            for key in [key for key in model if key[0] == path]:
+                del model[key]
+            continue
+        new = [((path, line), rng.choices(vocab, k=rng.randrange(0, 6))) for line in (1, 9)]
+        index.replace_path(path, new)
+        for key in [key for key in model if key[0] == path]:
+            del model[key]
+        model.update(new)
+        if step % 50 == 0:
+            index = KeywordIndex.from_state(index.export_state())
+    for _ in range(20):
+        query = rng.choices(vocab, k=3)
+        assert_same_scores(index.score(query), reference_scores(model, query))
+        for key, tokens in model.items():
+            expected = tuple(t for t in dict.fromkeys(query) if t in tokens)
+            assert index.terms_in(key, query) == expected

@@ -78,3 +78,23 @@ def test_many_single_document_updates_stay_compact(monkeypatch: pytest.MonkeyPat
         return index
 
     assert _bytes_per_term(build) < MAX_BYTES_PER_TERM
+
+
+# -- per document (issue 19: the app's memory at 50,000 memories) -----------------------
+
+DOCS = 20_000
+
+
+def _one_chunk_paths() -> list[tuple[tuple[str, int], list[str]]]:
+    return [((f"daily/2026-01-01/n{i:05d}.md", 1), ["budget", f"t{i % 500}"]) for i in range(DOCS)]
+
+
+def test_a_loaded_index_costs_bytes_a_document_not_an_array_and_a_set() -> None:
+    """A document's term ids live in one flat array (an array each was 112 bytes of header)
+    and a path of one chunk keeps its slot as an int (a set of one was 216 bytes)."""
+    index = KeywordIndex()
+    index.add_many(_one_chunk_paths())
+    state = index.export_state()
+    del index
+    held = _bytes_per_term(lambda: KeywordIndex.from_state(state)) * TERMS / DOCS
+    assert held < 380  # bytes a document: 255 here, 583 before

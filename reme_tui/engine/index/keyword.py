@@ -45,6 +45,7 @@ from typing import Any, cast
 import numpy as np
 
 from ..records import DocKey
+from .doc_terms import DocTerms
 from .postings import Postings
 
 """(workspace-relative path, chunk start_line)."""
@@ -110,6 +111,20 @@ def _split(arr: np.ndarray, sizes: Sequence[int]) -> list[np.ndarray]:
     return [arr[s:e] for s, e in zip([0, *ends], ends, strict=False)]
 
 
+def _doc_ptr(indices: np.ndarray, n_docs: int) -> np.ndarray:
+    """Where each document's run starts in postings grouped by document (CSR offsets)."""
+    ptr = np.zeros(n_docs + 1, dtype=np.int64)
+    np.cumsum(np.bincount(indices, minlength=n_docs), out=ptr[1:])
+    return ptr
+
+
+def _slots(slots: int | set[int] | None) -> tuple[int, ...]:
+    """A path's live slots as `KeywordIndex._path_slots` holds them, as a tuple."""
+    if slots is None:
+        return ()
+    return (slots,) if isinstance(slots, int) else tuple(slots)
+
+
 def _grow(arr: np.ndarray, need: int) -> np.ndarray:
     """Return a copy of ``arr`` with capacity at least ``need`` (doubling)."""
     cap = max(need, 2 * arr.shape[0], 4)
@@ -137,17 +152,19 @@ class KeywordIndex:
         # Documents, by slot (slots [0, _n_slots) are allocated; dead ones keep their data).
         self._n_slots = 0
         self._slot_key: list[DocKey | None] = []
-        # Unique term ids of each live slot; None until derived from the postings, as a
-        # restored index defers it (`_terms_by_slot`).
-        self._slot_terms: list[np.ndarray | None] | None = []
-        self._loaded_postings: tuple[np.ndarray, np.ndarray] | None = None
+        # Unique term ids of each live slot, packed (`DocTerms`); a restore derives them
+        # from its postings when first needed (`_terms_by_slot`).
+        self._slot_terms = DocTerms()
+        self._loaded_postings: tuple[np.ndarray, np.ndarray, int] | None = None
         self._slot_len = np.zeros(64, dtype=_INT)
         self._slot_live = np.zeros(64, dtype=bool)
         self._slot_path = np.zeros(64, dtype=_INT)  # path id
         self._key_slot: dict[DocKey, int] = {}
         # Paths.
         self._path_id: dict[str, int] = {}
-        self._path_slots: dict[str, set[int]] = {}  # live slots only
+        # Live slots only: one int for a path of one chunk (most of them; a set of one
+        # is 216 bytes, 11 MB at 50,000 memories), a set for more.
+        self._path_slots: dict[str, int | set[int]] = {}
         # Vocabulary and postings, by term id.
         self._term_id: dict[str, int] = {}
         self._terms: list[str] = []
@@ -214,7 +231,7 @@ class KeywordIndex:
 
     def remove_path(self, path: str) -> int:
         """Remove every chunk of ``path``; return how many were removed."""
-        slots = self._path_slots.get(path)
+        slots = _slots(self._path_slots.get(path))
         if not slots:
             return 0
         keys = [self._slot_key[s] for s in slots]
@@ -229,9 +246,9 @@ class KeywordIndex:
         for key, _ in docs:
             if key[0] != path:
                 raise ValueError(f"chunk key {key!r} does not belong to path {path!r}")
-        slots = self._path_slots.get(path)
+        slots = _slots(self._path_slots.get(path))
         if slots:
-            for s in list(slots):
+            for s in slots:
                 slot_key = self._slot_key[s]
                 assert slot_key is not None
                 self._remove_slot(slot_key)
@@ -245,28 +262,24 @@ class KeywordIndex:
         # Reuse the per-document term lists instead of re-deriving them by sorting.
         term_remap = np.full(len(self._terms), -1, dtype=_INT)
         term_remap[state.pop("_kept_terms")] = np.arange(len(state["terms"]), dtype=_INT)
-        slot_terms = self._terms_by_slot()
-        live = [slot_terms[s] for s in state.pop("_live_slots").tolist()]
-        sizes = [t.shape[0] for t in live]
+        get = self._terms_by_slot().get
+        live = [cast(np.ndarray, get(s)) for s in state.pop("_live_slots").tolist()]
         flat = term_remap[np.concatenate(live)] if live else _EMPTY_INT
-        self._load_csr(state, _split(flat, sizes))
+        self._load_csr(state, flat)
 
     # -- internals: updates ----------------------------------------------------
 
-    def _terms_by_slot(self) -> list[np.ndarray | None]:
+    def _terms_by_slot(self) -> DocTerms:
         """The unique term ids of every slot, grouped from the postings a restore loaded
         the first time they are needed (any change to the index asks first, so the
         postings are still the loaded ones then)."""
-        slot_terms = self._slot_terms
-        if slot_terms is None:
-            assert self._loaded_postings is not None
-            indices, df = self._loaded_postings
+        loaded = self._loaded_postings
+        if loaded is not None:
+            indices, df, n_docs = loaded  # (a first new slot may be allocated already)
             term_of = np.repeat(np.arange(df.shape[0], dtype=_INT), df)
-            order = _stable_argsort(indices)
-            per_doc = np.bincount(indices, minlength=self._n_slots).tolist()
-            slot_terms = self._slot_terms = list(_split(term_of[order], per_doc))
+            self._slot_terms.load(term_of[_stable_argsort(indices)], _doc_ptr(indices, n_docs))
             self._loaded_postings = None
-        return slot_terms
+        return self._slot_terms
 
     def prepare_updates(self) -> None:
         """Derive now what a restore left for the first update or search to derive."""
@@ -286,14 +299,16 @@ class KeywordIndex:
             pid = self._path_id[path] = len(self._path_id)
         self._n_slots = slot + 1
         self._slot_key.append(key)
-        self._terms_by_slot().append(None)
+        self._terms_by_slot().append()
         self._slot_len[slot] = length
         self._slot_live[slot] = True
         self._slot_path[slot] = pid
         self._key_slot[key] = slot
         slots = self._path_slots.get(path)
         if slots is None:
-            self._path_slots[path] = {slot}
+            self._path_slots[path] = slot
+        elif isinstance(slots, int):
+            self._path_slots[path] = {slots, slot}
         else:
             slots.add(slot)
         self._total_len += length
@@ -324,7 +339,7 @@ class KeywordIndex:
             append(tid, slot, tf)
             tids[i] = tid
         self._df[tids] += 1  # a document's term ids are distinct
-        self._terms_by_slot()[slot] = tids
+        self._terms_by_slot().set(slot, tids)
         self._live_entries += len(counts)
         self._postings.settle()
 
@@ -389,7 +404,7 @@ class KeywordIndex:
         per_doc = np.bincount(slots_sorted - first_slot, minlength=len(docs)).tolist()
         slot_terms = self._terms_by_slot()
         for slot, terms in enumerate(_split(tids_sorted[by_doc], per_doc), start=first_slot):
-            slot_terms[slot] = terms
+            slot_terms.set(slot, terms)
         self._df[: len(term_id)] += np.bincount(tids_sorted, minlength=len(term_id))
         self._postings.append_sorted(tids_sorted, slots_sorted, tfs_sorted)
         self._postings.settle()
@@ -402,8 +417,8 @@ class KeywordIndex:
         self._slot_live[slot] = False
         self._slot_key[slot] = None
         slot_terms = self._terms_by_slot()
-        tids = slot_terms[slot]
-        slot_terms[slot] = None
+        tids = slot_terms.get(slot)
+        slot_terms.forget(slot)
         assert tids is not None
         self._df[tids] -= 1
         self._live_entries -= len(tids)
@@ -411,15 +426,20 @@ class KeywordIndex:
         self._total_len -= int(self._slot_len[slot])
         path = key[0]
         slots = self._path_slots[path]
-        slots.discard(slot)
-        if not slots:
+        if isinstance(slots, int):
             del self._path_slots[path]
+        else:
+            slots.discard(slot)
+            if len(slots) == 1:
+                self._path_slots[path] = slots.pop()
         self._norm = None
         return True
 
     def _maybe_compact(self) -> None:
         if self._stale_entries > max(self._live_entries, self._min_stale):
             self.compact()
+        else:
+            self._slot_terms.settle()
 
     # -- internals: compact form ----------------------------------------------
 
@@ -468,8 +488,10 @@ class KeywordIndex:
             "_live_slots": live_slots,
         }
 
-    def _load_csr(self, state: dict[str, Any], slot_terms: list[np.ndarray] | None = None) -> None:
-        """Replace the contents with a compact state (slots = document rows)."""
+    def _load_csr(self, state: dict[str, Any], doc_terms: np.ndarray | None = None) -> None:
+        """Replace the contents with a compact state (slots = document rows). ``doc_terms``:
+        every document's term ids, concatenated in document order (derived when first
+        needed when None)."""
         paths: list[str] = list(state["paths"])
         doc_path = np.asarray(state["doc_path"], dtype=_INT)
         doc_line = np.asarray(state["doc_line"], dtype=np.int64)
@@ -526,20 +548,24 @@ class KeywordIndex:
         self._slot_path[:n_docs] = doc_path
         self._key_slot = {key: i for i, key in enumerate(keys)}
         self._path_id = {p: i for i, p in enumerate(paths)}
+        path_slots = self._path_slots
         for i, key in enumerate(keys):
-            self._path_slots.setdefault(key[0], set()).add(i)
+            slots = path_slots.setdefault(key[0], i)
+            if isinstance(slots, set):
+                slots.add(i)
+            elif slots != i:
+                path_slots[key[0]] = {slots, i}
         self._term_id = {t: i for i, t in enumerate(terms)}
         self._terms = terms
         self._postings.load(indptr.copy(), indices, tfs)
         self._df = np.zeros(max(64, n_terms), dtype=np.int64)
         self._df[:n_terms] = df
-        if slot_terms is None:
+        if doc_terms is None:
             # Derived when first needed (`_terms_by_slot`): a warm start shows its index
             # without it (0.3-0.9 s of a 50k-memory restore went to this grouping).
-            self._slot_terms = None
-            self._loaded_postings = (indices, df)
+            self._loaded_postings = (indices, df, n_docs)
         else:
-            self._slot_terms = list(slot_terms)
+            self._slot_terms.load(doc_terms, _doc_ptr(indices, n_docs))
         self._total_len = int(doc_len.sum())
         self._live_entries = int(indices.shape[0])
         self._stale_entries = 0
@@ -685,7 +711,7 @@ class KeywordIndex:
         a lookup in its term ids, where tokenizing the chunk again cost more than the
         search itself for a page of results."""
         slot = self._key_slot.get(key)
-        tids = self._terms_by_slot()[slot] if slot is not None else None
+        tids = self._terms_by_slot().get(slot) if slot is not None else None
         if tids is None:
             return ()
         wanted = [
