@@ -14,6 +14,7 @@ from ..files import FoundFile
 from ..records import Delta, Diagnostic, DocKey, Memory
 from .keyword import KeywordIndex
 from .loader import load_all
+from .sharing import StringPool, one_copy
 from .state import IndexState, Update
 from .store import Snapshot
 from .updates import Planner, Scope
@@ -70,6 +71,10 @@ def cold_build(
     failures: dict[str, Diagnostic] = {}
     keyword = KeywordIndex()
     pending: list[tuple[DocKey, list[str]]] = []
+    # Each memory shares its repeated strings as it comes (a pickle from a worker holds
+    # its own copies): the copies freed are reused by the next ones, where sharing them
+    # all at the end left holes that kept the resident memory up (issue 19).
+    pool, path_of = StringPool(), one_copy(item.rel for item in found)
     for loaded in load_all(
         found,
         tag_field=scope.tag_field,
@@ -78,6 +83,7 @@ def cold_build(
         cancel=cancel,
     ):
         if loaded.memory is not None:
+            pool.share(loaded.memory, path_of)
             memories.append(loaded.memory)
             pending.extend(
                 ((c.path, c.start_line), chunk_tokens)

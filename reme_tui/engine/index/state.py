@@ -20,6 +20,7 @@ from .keyword import KeywordIndex
 from .link_graph import LinkGraph
 from .loader import Reread
 from .semantic import STATE_KEY, Semantic
+from .sharing import StringPool, paths_in, share_all
 from .store import Snapshot, StoreInvalid
 
 
@@ -51,6 +52,7 @@ class IndexState:
         # A file whose stat moved but whose bytes did not: the saved index is behind.
         self.stat_only_changes = False
         self._frontmatter_keys: tuple[int, frozenset[str]] | None = None
+        self._strings = StringPool()  # equal strings of the records held once
 
     def reset(self) -> None:
         self.generation += 1
@@ -61,6 +63,7 @@ class IndexState:
         self.links = LinkGraph()
         self.dated = []
         self.undated = set()
+        self._strings.clear()
         self.semantic.reset()
 
     # -- one memory in, one memory out ---------------------------------------
@@ -72,9 +75,13 @@ class IndexState:
         keyword: bool = True,
         links: bool = True,
         tokens: Sequence[list[str]] | None = None,
+        shared: bool = False,
     ) -> set[str]:
-        """Put ``memory`` into every index; returns the tags whose file counts moved."""
+        """Put ``memory`` into every index; returns the tags whose file counts moved.
+        ``shared``: its strings are already the pooled ones (`share_all`)."""
         self.generation += 1
+        if not shared:
+            self._strings.share(memory, paths_in(self.memories))
         path = memory.path
         self.memories[path] = memory
         for chunk in memory.chunks:
@@ -125,10 +132,12 @@ class IndexState:
             self.memories[rel] = reread.memory
             self.stat_only_changes = True
             return
+        # Shared while the old version is still in: the new one keeps the path others link by.
+        self._strings.share(reread.memory, paths_in(self.memories))
         old = self.memories.get(rel)
         if old is not None:
             delta.tags_moved |= self.unindex(rel)
-        delta.tags_moved |= self.index(reread.memory, tokens=reread.tokens)
+        delta.tags_moved |= self.index(reread.memory, tokens=reread.tokens, shared=True)
         (delta.changed if old is not None else delta.added).append(rel)
 
     def forget(self, rel: str, delta: Delta) -> None:
@@ -163,20 +172,32 @@ class IndexState:
         self.keyword = keyword
         self.scan_diagnostics = scan_diagnostics
         self.failures = failures
+        share_all(self._strings, list(memories))  # links to memories indexed later too
         for memory in memories:
-            self.index(memory, keyword=False)
+            self.index(memory, keyword=False, shared=True)
 
     def restore(self, snapshot: Snapshot) -> None:
         """Load a saved index; StoreInvalid (nothing kept) when its parts do not fit
         together: the file is hostile input even when its checksum matches."""
+        # The snapshot lets go of what it held as it goes in: the index takes its posting
+        # arrays without copying them, and a snapshot kept through the warm start's
+        # rereads would hold them and the memories they replace.
+        memories, snapshot.memories = snapshot.memories, []
+        keyword_state, snapshot.keyword_state = snapshot.keyword_state, {}
         try:
             self.semantic.restore_state(snapshot.extras.get(STATE_KEY))
             self.reset()
-            self.keyword = KeywordIndex.from_state(snapshot.keyword_state)
-            memories = snapshot.memories
-            self.memories.update((m.path, m) for m in memories)  # the same dict: others hold it
-            if len(self.memories) != len(memories):
+            by_path = share_all(self._strings, memories)
+            if len(by_path) != len(memories):
                 raise ValueError("a memory appears twice")
+            if isinstance(paths := keyword_state.get("paths"), list):
+                keyword_state["paths"] = [
+                    m.path if isinstance(p, str) and (m := by_path.get(p)) else p for p in paths
+                ]
+            self.keyword = KeywordIndex.from_state(keyword_state)
+            del keyword_state
+            self.memories.update(by_path)  # the same dict: others hold it
+            del by_path
             # What `index` does one memory at a time, for all of them at once (a 50k warm
             # start spent 0.3 s in the per-memory calls).
             self.links.load([(m.path, m.links) for m in memories])

@@ -41,6 +41,7 @@ import platformdirs
 from ..dates import iso_value
 from ..files import ensure_private_dir, read_regular, workspace_key
 from ..records import Memory
+from .sharing import StringPool, one_copy
 
 STORE_VERSION = 2
 _MAGIC = b"REMETUI-INDEX\n"
@@ -76,6 +77,16 @@ class _Payload(msgspec.Struct, array_like=True):
     config_key: str
     saved_at_ns: int
     memories: list[Memory]
+    keyword_state: dict[str, Any]
+    extras: dict[str, Any]
+
+
+class _RawPayload(msgspec.Struct, array_like=True):
+    """`_Payload` as read: each memory left encoded, decoded one at a time (see `_loads`)."""
+
+    config_key: str
+    saved_at_ns: int
+    memories: list[msgspec.Raw]
     keyword_state: dict[str, Any]
     extras: dict[str, Any]
 
@@ -191,7 +202,8 @@ def _decode_array(code: int, data: memoryview) -> np.ndarray:
 
 
 _ENCODER = msgspec.msgpack.Encoder(enc_hook=_encode_array)
-_DECODER = msgspec.msgpack.Decoder(_Payload, ext_hook=_decode_ext)
+_DECODER = msgspec.msgpack.Decoder(_RawPayload, ext_hook=_decode_ext)
+_MEMORY_DECODER = msgspec.msgpack.Decoder(Memory, ext_hook=_decode_ext)
 
 
 # File names that are not UTF-8 reach us as str with lone surrogates (surrogateescape),
@@ -254,16 +266,30 @@ def _dumps(snapshot: Snapshot) -> bytes:
 
 
 def _loads(payload: bytes | memoryview) -> Snapshot:
+    """The snapshot in ``payload``. Its memories are decoded one at a time and made to
+    share their repeated strings at once (`sharing`), so the copies freed are reused by the
+    next memory's: shared after decoding them all, the holes the copies left kept half of
+    their ~74 MB resident (issue 19, 50,000 memories)."""
     decoded = _DECODER.decode(payload)
-    memories = decoded.memories
-    for index, memory in enumerate(memories):
-        if memory.path.startswith(_ESCAPED):
-            memories[index] = _map_paths(memory, _unescape)
     keyword = decoded.keyword_state
     paths = keyword.get("paths")
     if isinstance(paths, list):
-        keyword["paths"] = [_unescape(p) if isinstance(p, str) else p for p in paths]
+        paths = keyword["paths"] = [_unescape(p) if isinstance(p, str) else p for p in paths]
+    path_of = one_copy(p for p in (paths if isinstance(paths, list) else ()) if isinstance(p, str))
+    pool = StringPool()
+    raw = decoded.memories
+    memories: list[Memory] = []
+    for index in range(len(raw)):
+        memory = _MEMORY_DECODER.decode(raw[index])
+        raw[index] = _NO_MEMORY  # its view of the payload is not needed again
+        if memory.path.startswith(_ESCAPED):
+            memory = _map_paths(memory, _unescape)
+        pool.share(memory, path_of)
+        memories.append(memory)
     return Snapshot(decoded.config_key, memories, keyword, decoded.saved_at_ns, decoded.extras)
+
+
+_NO_MEMORY = msgspec.Raw(b"")
 
 
 _TEMP_PREFIX = ".index-"
