@@ -48,3 +48,16 @@ def test_a_batch_sends_each_distinct_token_once(tmp_path: Path) -> None:
     assert len(distinct) < 50  # 8 words, "note" and the note numbers: one string each
     # Received, a token costs a list slot, not a string (~60 bytes) of its own.
     assert (held_unshared - held) / tokens > 40
+
+
+def test_rereads_held_for_an_update_share_their_tokens(tmp_path: Path) -> None:
+    """A burst's rereads are all held until the update lands (3,000 files: ~1.5 million
+    token strings, which pinned ~100 MB after the burst was in)."""
+    items = _items(tmp_path)
+    rereads = loader.reread_many(
+        [(item, None) for item in items], DEFAULT_TAG_FIELD, DEFAULT_MAX_FILE_BYTES, str(tmp_path)
+    )
+    one_by_one = [loader.load_one(i, DEFAULT_TAG_FIELD, DEFAULT_MAX_FILE_BYTES) for i in items]
+    assert [r.tokens for r in rereads if r is not None] == [e.tokens for e in one_by_one]
+    distinct = {id(token) for r in rereads if r is not None for t in r.tokens for token in t}
+    assert len(distinct) < 50

@@ -109,7 +109,16 @@ def reread_many(
     goes to the standby pool (the old records stay here: only their stamps travel)."""
 
     def here() -> list[Reread | None]:
-        return [reread_one(item, old, tag_field, max_file_bytes, inside) for item, old in items]
+        # Every reread is held until the update lands: one string per distinct token
+        # across them, each file's duplicates freed (and their room reused) at once.
+        seen: dict[str, str] = {}
+        rereads = []
+        for item, old in items:
+            reread = reread_one(item, old, tag_field, max_file_bytes, inside)
+            if reread is not None:
+                _one_string_per_token([reread.tokens], seen)
+            rereads.append(reread)
+        return rereads
 
     standby = standby_pool() if len(items) >= REREAD_POOL_MIN else None
     if standby is None or threading.current_thread() is threading.main_thread():
@@ -178,13 +187,14 @@ def _load_batch(batch: Sequence[FoundFile], tag_field: str, max_file_bytes: int)
     return loaded
 
 
-def _one_string_per_token(token_lists: Iterable[Sequence[list[str]]]) -> None:
+def _one_string_per_token(
+    token_lists: Iterable[Sequence[list[str]]], seen: dict[str, str] | None = None
+) -> None:
     """Make equal tokens across a worker's batch one string object, so its pickle holds
     each distinct token once. Each occurrence used to arrive as a string of its own (~25
     million at 50,000 memories), unpickled among the memory records that stay and freed
     a batch later: the holes kept a cold build ~130 MB above a warm start (issue 19)."""
-    seen: dict[str, str] = {}
-    one = seen.setdefault
+    one = ({} if seen is None else seen).setdefault
     for lists in token_lists:
         for tokens in lists:
             tokens[:] = [one(token, token) for token in tokens]
