@@ -451,3 +451,25 @@ def test_packed_term_ids_follow_churn(monkeypatch: pytest.MonkeyPatch, min_stale
         for key, tokens in model.items():
             expected = tuple(t for t in dict.fromkeys(query) if t in tokens)
             assert index.terms_in(key, query) == expected
+
+
+@pytest.mark.parametrize("top", [3, 255, 256, 65_535, 65_536])
+def test_term_frequencies_of_any_size_score_the_same(top: int) -> None:
+    """The base keeps term frequencies in the narrowest type that holds them; a chunk
+    holding a term more often than that type allows must widen it, never wrap."""
+    docs = {
+        ("a.md", 1): ["alpha"] * top + ["beta"],
+        ("b.md", 1): ["alpha", "beta", "beta"],
+        ("c.md", 1): ["gamma"] * 7,
+    }
+    index = KeywordIndex()
+    index.add_many(list(docs.items()))
+    for built in (index, KeywordIndex.from_state(index.export_state())):
+        for query in (["alpha"], ["beta", "alpha"], ["gamma", "alpha"]):
+            assert_same_scores(built.score(query), reference_scores(docs, query))
+        explained = built.explain(("a.md", 1), ["alpha"])
+        assert explained is not None and explained.terms[0].tf == top
+    index.add(("d.md", 1), ["alpha"] * (top + 1))  # the overlay, then a fold
+    index.compact()
+    docs[("d.md", 1)] = ["alpha"] * (top + 1)
+    assert_same_scores(index.score(["alpha"]), reference_scores(docs, ["alpha"]))
