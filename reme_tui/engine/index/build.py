@@ -58,6 +58,7 @@ class ColdBuild:
     keyword: KeywordIndex
     memories: list[Memory]
     failures: dict[str, Diagnostic]
+    strings: StringPool  # what the memories were made to share with as they came
 
 
 def cold_build(
@@ -97,7 +98,7 @@ def cold_build(
     if cancel is not None and cancel.is_set():
         return None
     keyword.add_many(pending)
-    return ColdBuild(keyword, memories, failures)
+    return ColdBuild(keyword, memories, failures, pool)
 
 
 def _stat_matches(path: str | Path, memory: Memory, trust_before_ns: int) -> bool:
@@ -146,7 +147,9 @@ def build_cold(
     if built is None:
         return
     with lock:
-        state.install(built.keyword, built.memories, built.failures, scan_diagnostics)
+        state.install(
+            built.keyword, built.memories, built.failures, scan_diagnostics, built.strings
+        )
         state.built = True
     if progress is not None and not found:
         progress(0, 0)

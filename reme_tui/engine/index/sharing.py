@@ -78,12 +78,10 @@ class StringPool:
         for chunk in memory.chunks:
             if chunk.path is not path and chunk.path == path:
                 _set(chunk, "path", path)
-        tags = memory.tags
-        if tags and not all(self.text(tag) is tag for tag in tags):
-            _set(memory, "tags", tuple(self.text(tag) for tag in tags))
-        pairs = memory.tag_spellings
-        if pairs and not all(self._pair(p) is p for p in pairs):
-            _set(memory, "tag_spellings", tuple(self._pair(p) for p in pairs))
+        if memory.tags:
+            _set(memory, "tags", tuple(map(self.text, memory.tags)))
+        if memory.tag_spellings:
+            _set(memory, "tag_spellings", tuple(map(self._pair, memory.tag_spellings)))
         if memory.date is not None:
             _set(memory, "date", self.text(memory.date))
         for link in memory.links:

@@ -166,13 +166,18 @@ class IndexState:
         memories: Sequence[Memory],
         failures: dict[str, Diagnostic],
         scan_diagnostics: list[Diagnostic],
+        strings: StringPool | None = None,
     ) -> None:
-        """Replace everything with a cold build's result (postings already counted)."""
+        """Replace everything with a cold build's result (postings already counted).
+        ``strings``: the pool its memories were made to share with as they came."""
         self.reset()
         self.keyword = keyword
         self.scan_diagnostics = scan_diagnostics
         self.failures = failures
-        share_all(self._strings, list(memories))  # links to memories indexed later too
+        if strings is None:
+            share_all(self._strings, list(memories))  # links to memories indexed later too
+        else:
+            self._strings = strings
         for memory in memories:
             self.index(memory, keyword=False, shared=True)
 
@@ -187,7 +192,10 @@ class IndexState:
         try:
             self.semantic.restore_state(snapshot.extras.get(STATE_KEY))
             self.reset()
-            by_path = share_all(self._strings, memories)
+            if snapshot.strings is None:
+                by_path = share_all(self._strings, memories)
+            else:  # shared as they were decoded
+                self._strings, by_path = snapshot.strings, {m.path: m for m in memories}
             if len(by_path) != len(memories):
                 raise ValueError("a memory appears twice")
             if isinstance(paths := keyword_state.get("paths"), list):

@@ -71,6 +71,9 @@ class Snapshot:
     keyword_state: dict[str, Any]
     saved_at_ns: int
     extras: dict[str, Any]
+    # The pool the memories were made to share with as they were decoded (None: they were
+    # not); the index keeps using it for the memories that come later.
+    strings: StringPool | None = None
 
 
 class _Payload(msgspec.Struct, array_like=True):
@@ -310,7 +313,9 @@ def _loads(payload: bytes | memoryview) -> Snapshot:
             memory = _map_paths(memory, _unescape)
         pool.share(memory, path_of)
         memories.append(memory)
-    return Snapshot(decoded.config_key, memories, keyword, decoded.saved_at_ns, decoded.extras)
+    return Snapshot(
+        decoded.config_key, memories, keyword, decoded.saved_at_ns, decoded.extras, pool
+    )
 
 
 _NO_MEMORY = msgspec.Raw(b"")
