@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.cells import cell_len
 from textual.widgets import DataTable, Input, Label, Static
 
 from reme_tui.config import load_settings
@@ -80,8 +81,21 @@ async def open_review(pilot: Any) -> DupesScreen:
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, DupesScreen))
     screen = pilot.app.screen
     await wait_for(pilot, lambda: bool(screen.clusters))
+    # The table sizes its columns when it is next idle: on a loaded machine a dialog
+    # opened right away was snapshotted over cut columns ("project_a", "proj").
+    table = screen.query_one(DataTable)
+    await wait_for(pilot, lambda: columns_fit(table))
     await pilot.pause()
     return screen
+
+
+def columns_fit(table: DataTable[Any]) -> bool:
+    """Every column of ``table`` is as wide as its widest cell."""
+    for key, column in table.columns.items():
+        widest = max((cell_len(str(cell)) for cell in table.get_column(key)), default=0)
+        if column.content_width < widest:
+            return False
+    return True
 
 
 async def test_d_lists_clusters_most_certain_first(app_factory: AppFactory) -> None:
@@ -244,9 +258,10 @@ def test_dismissed_pairs_snapshot(
     DismissedPairs(workspace).dismiss(("garden", "ops"))
 
     async def run_before(pilot: Any) -> None:
-        await open_review(pilot)
+        review = await open_review(pilot)
         await pilot.press("D")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, DismissedPairsScreen))
+        await wait_for(pilot, lambda: columns_fit(review.query_one(DataTable)))  # behind it
         await steady_cursors(pilot)
 
     app = app_factory(clock=lambda: FIXED_NOW)
