@@ -6,6 +6,7 @@ import math
 import pickle
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pytest
@@ -83,6 +84,12 @@ op_st = st.one_of(
 query_st = st.lists(st.sampled_from([*VOCAB, "unknown"]), min_size=0, max_size=5)
 
 
+def forget_path(model: dict[DocKey, Any], path: str) -> None:
+    """Take every document of ``path`` out of the reference ``model``."""
+    for key in [key for key in model if key[0] == path]:
+        del model[key]
+
+
 def apply_ops(index: KeywordIndex, ops: list[tuple], model: dict[DocKey, Sequence[str]]) -> None:
     for op in ops:
         kind = op[0]
@@ -99,14 +106,12 @@ def apply_ops(index: KeywordIndex, ops: list[tuple], model: dict[DocKey, Sequenc
             _, path = op
             expected = sum(1 for key, toks in model.items() if key[0] == path and toks)
             assert index.remove_path(path) == expected
-            for key in [key for key in model if key[0] == path]:
-                del model[key]
+            forget_path(model, path)
         elif kind == "replace_path":
             _, path, lines = op
             docs = [((path, line), tokens) for line, tokens in lines]
             index.replace_path(path, docs)
-            for key in [key for key in model if key[0] == path]:
-                del model[key]
+            forget_path(model, path)
             for key, tokens in docs:
                 model[key] = tokens
         elif kind == "add_many":
@@ -340,16 +345,14 @@ def test_bulk_build_and_churn_match_reference(
         path = f"p{rng.randrange(40)}.md"
         if step % 3 == 0:
             index.remove_path(path)
-            for key in [key for key in model if key[0] == path]:
-                del model[key]
+            forget_path(model, path)
         else:
             new = [
                 ((path, line), rng.choices(vocab, weights, k=rng.randrange(0, 25)))
                 for line in (1, 2)
             ]
             index.replace_path(path, new)
-            for key in [key for key in model if key[0] == path]:
-                del model[key]
+            forget_path(model, path)
             model.update(new)
     for _ in range(20):
         query = rng.choices(vocab, k=rng.randrange(1, 5))
@@ -435,13 +438,11 @@ def test_packed_term_ids_follow_churn(monkeypatch: pytest.MonkeyPatch, min_stale
         path = f"p{rng.randrange(25)}.md"
         if step % 4 == 0:
             index.remove_path(path)
-            for key in [key for key in model if key[0] == path]:
-                del model[key]
+            forget_path(model, path)
             continue
         new = [((path, line), rng.choices(vocab, k=rng.randrange(0, 6))) for line in (1, 9)]
         index.replace_path(path, new)
-        for key in [key for key in model if key[0] == path]:
-            del model[key]
+        forget_path(model, path)
         model.update(new)
         if step % 50 == 0:
             index = KeywordIndex.from_state(index.export_state())
