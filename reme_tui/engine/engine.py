@@ -517,10 +517,6 @@ class Engine:
         """Why the memory at ``path`` is returned by ``query``, or the stage that drops it."""
         return self._explainer.explain(path, query)
 
-    def match_dates(self, text: str, filters: Filters = NO_FILTERS) -> list[str | None]:
-        """The date of every chunk whose words match ``text`` under ``filters``."""
-        return self._search.match_dates(text, filters)
-
     def match_date_counts(self, text: str, filters: Filters = NO_FILTERS) -> Counter[str | None]:
         """How many chunks matching ``text`` under ``filters`` carry each date (None: undated)."""
         return self._search.match_date_counts(text, filters)

@@ -765,17 +765,6 @@ class KeywordIndex:
         """Every path the index has given an id, in id order."""
         return list(self._path_id)  # ids are handed out in insertion order
 
-    def matching_keys(
-        self, query_tokens: Sequence[str], *, allowed_mask: np.ndarray | None = None
-    ) -> list[DocKey]:
-        """Every document with a score above 0 (any query token), inside ``allowed_mask``."""
-        scores = self._scores(query_tokens)
-        if scores is None:
-            return []
-        cand = self._inside(np.flatnonzero(scores > 0), allowed_mask)
-        keys = cast(list[DocKey], self._slot_key)
-        return [keys[s] for s in cand.tolist()]
-
     def top_k(
         self,
         query_tokens: Sequence[str],

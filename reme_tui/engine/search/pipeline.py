@@ -294,25 +294,11 @@ class SearchPipeline:
                 best[hit.path] = hit.score
         return sorted(best.items(), key=lambda item: -item[1])[:k]
 
-    def match_dates(self, text: str, filters: Filters = NO_FILTERS) -> list[str | None]:
-        """The date of every chunk whose words match ``text`` under ``filters`` (all of
-        them, not a top k): how many matches there are, and when they were written."""
-        allowed, _info, _warnings = self.allowed_paths(filters)
-        if allowed is not None and not allowed:
-            return []
-        tokens = tokenize(text)
-        with self._lock:
-            keys = self._state.keyword.matching_keys(
-                tokens, allowed_mask=self._allowed_mask(allowed)
-            )
-            memories = self._state.memories
-            return [m.date if (m := memories.get(path)) else None for path, _start in keys]
-
     def match_date_counts(self, text: str, filters: Filters = NO_FILTERS) -> Counter[str | None]:
         """How many chunks matching ``text`` under ``filters`` carry each date (None:
-        undated): `match_dates` counted, in array arithmetic. Per keystroke at 50,000
-        memories, a date per matching chunk looked up one by one cost ~35 ms and
-        counting them ~20 ms more; this is a few ms (issue 19)."""
+        undated), for the results' count and chart: counted in array arithmetic. Per
+        keystroke at 50,000 memories, a date per matching chunk looked up one by one
+        cost ~35 ms and counting them ~20 ms more; this is a few ms (issue 19)."""
         allowed, _info, _warnings = self.allowed_paths(filters)
         if allowed is not None and not allowed:
             return Counter()
