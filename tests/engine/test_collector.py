@@ -89,3 +89,58 @@ def test_the_console_script_freezes_what_builds_make(
     assert not collector._freeze
     Engine.open(tmp_path)
     assert gc.get_freeze_count() == 0
+
+
+def _watch_collector_in_plan(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    seen: list[bool] = []
+    real = engine._planner.plan
+
+    def spy(changes: list[str]) -> object:
+        seen.append(gc.isenabled())
+        return real(changes)
+
+    monkeypatch.setattr(engine._planner, "plan", spy)
+    return seen
+
+
+def test_a_burst_of_changes_is_read_with_the_collector_paused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Full collections during a 3,000-file burst fell on the keys typed meanwhile."""
+    count = collector.BURST_PATHS
+    write_workspace(tmp_path, {f"digest/m{i}.md": memory("budget\n") for i in range(count)})
+    engine = Engine.open(tmp_path)
+    seen = _watch_collector_in_plan(engine, monkeypatch)
+    for i in range(count):
+        (tmp_path / f"digest/m{i}.md").write_text(memory("budget plan\n"), encoding="utf-8")
+    delta = engine.apply([f"digest/m{i}.md" for i in range(count)])
+    assert seen == [False] and len(delta.changed) == count
+    assert gc.isenabled()
+
+
+def test_a_few_changes_leave_the_collector_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_workspace(tmp_path, {"digest/a.md": memory("budget\n")})
+    engine = Engine.open(tmp_path)
+    seen = _watch_collector_in_plan(engine, monkeypatch)
+    (tmp_path / "digest/a.md").write_text(memory("budget plan\n"), encoding="utf-8")
+    engine.apply(["digest/a.md"])
+    assert seen == [True]
+
+
+def test_the_console_script_freezes_what_a_burst_makes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    count = collector.BURST_PATHS
+    write_workspace(tmp_path, {f"digest/m{i}.md": memory("budget\n") for i in range(count)})
+    engine = Engine.open(tmp_path)
+    freeze_after_builds()
+    try:
+        engine.apply(["digest/m0.md"])
+        assert gc.get_freeze_count() == 0  # a single change: nothing frozen
+        engine.apply([f"digest/m{i}.md" for i in range(count)])
+        assert gc.get_freeze_count() > 0
+    finally:
+        freeze_after_builds(False)
+        gc.unfreeze()

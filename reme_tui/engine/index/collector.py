@@ -13,6 +13,12 @@ that is reme-tui's own (the console script) asks for `freeze_after_builds`: the 
 objects are then moved out of the collector's sight (`gc.freeze`) as the pause ends, and
 no collection ever walks them. A library user's process is left as it was: frozen objects
 are never collected, which only the owner of a process may decide.
+
+A burst of changes (a sync, a checkout, an agent rewriting thousands of memories) makes
+objects like a small build, and with the collector on, full collections of 50-100 ms
+each fell on the keys typed while 50,000 memories were open and 3,000 of them were
+applied (issue 19). An update of `BURST_PATHS` or more paths pauses it too; smaller ones
+(an agent's single write) leave it alone, so nothing that lives briefly is frozen often.
 """
 
 from __future__ import annotations
@@ -20,7 +26,9 @@ from __future__ import annotations
 import gc
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+
+BURST_PATHS = 200
 
 _lock = threading.Lock()
 _depth = 0
@@ -52,3 +60,8 @@ def collector_paused() -> Iterator[None]:
                     gc.freeze()
                 if _was_enabled:
                     gc.enable()
+
+
+def paused_for(paths: int) -> AbstractContextManager[None]:
+    """`collector_paused` for an update of ``paths`` changed paths when it is a burst."""
+    return collector_paused() if paths >= BURST_PATHS else nullcontext()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..codes import Code
@@ -27,6 +28,13 @@ _StaleKey = tuple[str, tuple[tuple[str, str], ...]]
 # checked, and told in one row. No real memory came near: the two sample workspaces peak at
 # a handful of links per memory.
 MAX_LINK_PROBLEMS = 100
+
+
+@dataclass(frozen=True, slots=True)
+class CheckContext:
+    checker: SourceChecker
+    known: Mapping[str, str]  # canonical tag -> preferred spelling
+    files: Mapping[str, int]  # tag -> how many memories have it
 
 
 class RemeChecks:
@@ -218,17 +226,22 @@ class RemeChecks:
         found.extend(self.tag_lints(path, known, files)[0])
         return found
 
-    def all_diagnostics(self, found_first: Iterable[Diagnostic]) -> list[Diagnostic]:
-        """Every problem of the workspace, per file in path order: ``found_first`` (what
-        the scan and the reads found), each memory's own, then the workspace checks."""
-        found = list(found_first)
-        checker = SourceChecker(self._root)
-        known = self.preferred_spellings()
-        files = self._tag_counts()
-        for path in sorted(self._memories):
-            found.extend(self._memories[path].diagnostics)
-            found.extend(self.diagnostics(path, checker, known, files))
-        found.sort(key=lambda d: (d.path, d.line or 0))
+    def context(self) -> CheckContext:
+        """What every memory's checks share: worked out once for a whole pass."""
+        return CheckContext(
+            SourceChecker(self._root), self.preferred_spellings(), self._tag_counts()
+        )
+
+    def diagnostics_of(self, paths: Iterable[str], context: CheckContext) -> list[Diagnostic]:
+        """Each memory's own problems (from its parse), then its workspace checks; paths
+        no longer indexed are skipped (a pass in slices sees updates between them)."""
+        found: list[Diagnostic] = []
+        for path in paths:
+            memory = self._memories.get(path)
+            if memory is None:
+                continue
+            found.extend(memory.diagnostics)
+            found.extend(self.diagnostics(path, context.checker, context.known, context.files))
         return found
 
     def forget(self, paths: set[str]) -> None:
