@@ -51,6 +51,7 @@ def chunks(text: str) -> list[tuple[int, int, str]]:
 @settings(max_examples=300, deadline=None)
 @given(markdown)
 @example("\\\\<http://a.b>")  # found by this test: the fast path kept an escaped backslash
+@example("**word*\\")  # found by this test: mistletoe renders it "**word**"
 def test_chunks_are_identical_with_and_without_the_speedup(text: str) -> None:
     fast = chunks(text)
     with original_scanner():

@@ -215,6 +215,8 @@ def test_the_fast_path_is_taken_for_the_common_blocks() -> None:
         "a `code\nspan` b\n",
         "\\\\<http://a.b>\n",  # mistletoe drops the escaped backslash before an autolink
         "a \\\\`c`\n",  # and before a code span
+        "**word*\\\n",  # mistletoe counts a block's last backslash into the "*" run
+        "x _y_\\\nmore\n",
     ],
 )
 def test_bodies_with_other_blocks_go_to_mistletoe(body: str) -> None:

@@ -16,7 +16,8 @@ where the block structure depends on rules this module does not model):
 - in text lines: ``](`` (inline links and images are normalized), ``]:``
   (link reference definitions change how every bracket in the document is read),
   character references like ``&amp;`` (decoded in the rendering), an escaped backslash
-  (dropped before an autolink or a code span), tabs,
+  (dropped before an autolink or a code span), a backslash ending a line after ``*`` or
+  ``_`` (counted into the emphasis delimiter at the end of a block), tabs,
   leading or trailing whitespace on a block's first line, trailing whitespace anywhere
   (hard line breaks), a code span that crosses a line (its newline becomes a space);
 - lines that could start or interrupt another kind of block: ``#`` not followed by a
@@ -47,11 +48,13 @@ _RULE_OR_UNDERLINE = re.compile(r"[-_*= ]+")
 # mistletoe's table delimiter row ("---", ":-:|--" ...): a line with "|" before one is a table.
 _TABLE_DELIMITER_ROW = re.compile(r"\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*")
 # Tables, inline links and images, link reference definitions, character references
-# (mistletoe decodes ``&amp;`` in text to ``&``; the pattern is its own), and an escaped
+# (mistletoe decodes ``&amp;`` in text to ``&``; the pattern is its own), an escaped
 # backslash (mistletoe 1.6.0 drops ``\\`` before an autolink or a code span:
-# ``\\<http://a.b>`` renders as ``<http://a.b>``).
+# ``\\<http://a.b>`` renders as ``<http://a.b>``), and a backslash ending a line right
+# after ``*`` or ``_`` (at the end of a block mistletoe 1.6.0 counts it into the delimiter
+# run: ``**word*\`` renders as ``**word**``).
 _UNSAFE_TEXT = re.compile(
-    r"\t|\]\(|\]:|\\\\|&(?:#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[^\t\n\f <&#;]{1,32};)"
+    r"\t|\]\(|\]:|\\\\|[*_]\\$|&(?:#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[^\t\n\f <&#;]{1,32};)"
 )
 # mistletoe's (and CommonMark's) code span.
 _CODE_SPAN = re.compile(r"(?<!\\|`)(?:\\\\)*(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
