@@ -301,18 +301,22 @@ def test_remove_path_and_replace_path() -> None:
 
 
 @pytest.mark.parametrize(
-    ("batch_tokens", "overlay_terms", "max_pending", "bulk_min_tokens"),
+    ("batch_tokens", "overlay_terms", "max_pending", "bulk_min_tokens", "to_overlay"),
     [
-        (1 << 21, 1 << 15, 16, 1 << 16),
-        (37, 1 << 15, 16, 1 << 16),
-        (37, 2, 2, 10),
-        (37, 1 << 30, 1 << 30, 1 << 16),
+        (1 << 21, 1 << 15, 16, 1 << 16, 8),
+        (37, 1 << 15, 16, 1 << 16, 8),
+        (37, 2, 2, 10, 8),
+        (37, 1 << 30, 1 << 30, 1 << 16, 8),
+        (37, 1 << 15, 16, 10, 1),
+        (37, 1 << 15, 16, 10, 1 << 30),
     ],
     ids=[
         "one batch",
         "small batches",
         "folds all the time, few docs go bulk",
         "overlay and pending batches never folded by size",
+        "pending batches move into the overlay",
+        "pending batches always fold",
     ],
 )
 def test_bulk_build_and_churn_match_reference(
@@ -320,8 +324,10 @@ def test_bulk_build_and_churn_match_reference(
     overlay_terms: int,
     max_pending: int,
     bulk_min_tokens: int,
+    to_overlay: int,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(postings, "PENDING_TO_OVERLAY_SHARE", to_overlay)
     monkeypatch.setattr(keyword, "_BULK_BATCH_TOKENS", batch_tokens)
     monkeypatch.setattr(postings, "OVERLAY_TERMS", overlay_terms)  # when the overlay folds
     monkeypatch.setattr(postings, "MAX_PENDING", max_pending)  # ... and pending batches
