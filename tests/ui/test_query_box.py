@@ -75,3 +75,34 @@ async def test_a_trailing_filter_token_says_it_is_not_applied_yet(app_factory: A
         await settle(pilot)
         assert bar.state.filters.since == "2026-03-06"
         assert "applies after" not in message(app)
+
+
+async def test_changes_queued_behind_a_busy_screen_are_searched_once(
+    app_factory: AppFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pasted query, or keys typed while the screen was busy, reach the screen as one
+    change (each holds the whole state): at 50,000 memories during a burst of updates,
+    every queued change cost ~60 ms before the last key's own (issue 19)."""
+    from reme_tui.engine.search import SearchState
+    from reme_tui.ui.screens.main import MainScreen
+
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        searched: list[str] = []
+        real = MainScreen.run_search
+
+        def counted(screen: MainScreen, *, immediate: bool = False) -> None:
+            searched.append(screen.state.text)
+            real(screen, immediate=immediate)
+
+        monkeypatch.setattr(MainScreen, "run_search", counted)
+        bar = app.screen.query_one(SearchBar)
+        for end in range(1, 7):  # queued before the bar handles any of them
+            bar.post_message(SearchBar.Changed(SearchState("budget"[:end])))
+        await settle(pilot)
+        assert searched == ["budget"]
+        bar.post_message(SearchBar.Changed(SearchState("plan"), submitted=True))
+        bar.post_message(SearchBar.Changed(SearchState("plans")))
+        await settle(pilot)
+        assert searched == ["budget", "plan", "plans"]  # a submit is not dropped
