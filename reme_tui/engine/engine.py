@@ -311,8 +311,9 @@ class Engine:
         """Write the saved index now (no-op without a store). False when not written."""
         if self._store is None:
             return False
-        with self._lock:
-            snapshot = self._state.snapshot(self._config_key(), now_ns())
+        with self._lock:  # only the capture: the snapshot is made from it after
+            make_snapshot = self._state.snapshot_later(self._config_key(), now_ns())
+        snapshot = make_snapshot()
         self._state.stat_only_changes = False
         try:
             saved = self._store.save(snapshot)

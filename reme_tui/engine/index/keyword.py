@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain, islice
 from typing import Any, cast
@@ -445,56 +445,20 @@ class KeywordIndex:
 
     def _csr(self) -> dict[str, Any]:
         """Live documents and their postings in compact (CSR) form, slots renumbered."""
+        return self._captured()()
+
+    def _captured(self) -> Callable[[], dict[str, Any]]:
+        """`_csr`, in two steps: what it needs, copied now (a few ms at 50,000 memories:
+        the slots' arrays, not the postings), and the CSR worked out from that copy when
+        called, which later updates leave alone, so it may run without the index lock."""
         n = self._n_slots
-        live = self._slot_live[:n]
-        live_slots = np.flatnonzero(live)
-        remap = np.full(n, -1, dtype=_INT)
-        remap[live_slots] = np.arange(live_slots.shape[0], dtype=_INT)
-        keys = [self._slot_key[s] for s in live_slots.tolist()]
-        paths = sorted({key[0] for key in keys if key is not None})
-        path_index = {p: i for i, p in enumerate(paths)}
-        doc_path = np.array([path_index[k[0]] for k in keys if k is not None], dtype=_INT)
-        doc_line = np.array([k[1] for k in keys if k is not None], dtype=np.int64)
-        doc_len = self._slot_len[:n][live_slots].astype(_INT)
-        n_terms = len(self._terms)
-        ptr, all_slots, all_tfs = self._postings.gathered(n_terms)
-        lens = np.diff(ptr)
-        if n_terms and all_slots.shape[0]:
-            # Each step makes an array the size of every posting (~34 MB at 50,000
-            # memories): only those needed, no copies of the same dtype (a save's peak).
-            keep = live[all_slots]
-            if keep.all():  # no stale posting: nothing to drop
-                all_slots = remap[all_slots]
-                counts = lens
-            else:
-                term_of = np.repeat(np.arange(n_terms, dtype=_INT), lens)[keep]
-                all_slots = remap[all_slots[keep]]
-                all_tfs = all_tfs[keep]
-                counts = np.bincount(term_of, minlength=n_terms)
-                del term_of
-            del keep
-        else:
-            all_slots = _EMPTY_INT.copy()
-            all_tfs = _EMPTY_INT.copy()
-            counts = np.zeros(n_terms, dtype=np.int64)
-        kept = np.flatnonzero(counts)
-        indptr = np.zeros(kept.shape[0] + 1, dtype=np.int64)
-        np.cumsum(counts[kept], out=indptr[1:])
-        return {
-            "version": STATE_VERSION,
-            "k1": self.k1,
-            "b": self.b,
-            "paths": paths,
-            "doc_path": doc_path,
-            "doc_line": doc_line,
-            "doc_len": doc_len,
-            "terms": [self._terms[t] for t in kept.tolist()],
-            "indptr": indptr,
-            "indices": all_slots.astype(_INT, copy=False),
-            "tfs": all_tfs.astype(_INT, copy=False),
-            "_kept_terms": kept,
-            "_live_slots": live_slots,
-        }
+        live = self._slot_live[:n].copy()
+        slot_len = self._slot_len[:n].copy()
+        slot_key = self._slot_key[:n]
+        terms, n_terms = self._terms, len(self._terms)  # only appended to, or replaced
+        postings = self._postings.frozen()
+        k1, b = self.k1, self.b
+        return lambda: _csr_of(live, slot_len, slot_key, terms[:n_terms], postings, k1, b)
 
     def _load_csr(self, state: dict[str, Any], doc_terms: np.ndarray | None = None) -> None:
         """Replace the contents with a compact state (slots = document rows). ``doc_terms``:
@@ -588,9 +552,21 @@ class KeywordIndex:
         paths), doc_line (int64), doc_len (int32), terms (list[str]), and the CSR
         postings indptr (int64, len(terms)+1), indices (int32 doc row), tfs (int32).
         """
-        state = self._csr()
-        del state["_kept_terms"], state["_live_slots"]
-        return state
+        return self.export_later()()
+
+    def export_later(self) -> Callable[[], dict[str, Any]]:
+        """`export_state` in two steps: what it needs is copied now (under the caller's
+        lock), and the state is worked out when the result is called, from that copy (see
+        `_captured`): at 50,000 memories a save held the index lock 0.5-3 s for it, and a
+        search typed meanwhile waited (issue 19)."""
+        captured = self._captured()
+
+        def export() -> dict[str, Any]:
+            state = captured()
+            del state["_kept_terms"], state["_live_slots"]
+            return state
+
+        return export
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> KeywordIndex:
@@ -805,3 +781,64 @@ class KeywordIndex:
             key=lambda item: (-item[0], item[1]),
         )
         return [(key, val) for val, key in ranked[:k]]
+
+
+def _csr_of(
+    live: np.ndarray,
+    slot_len: np.ndarray,
+    slot_key: list[DocKey | None],
+    terms: list[str],
+    postings: Postings,
+    k1: float,
+    b: float,
+) -> dict[str, Any]:
+    """`KeywordIndex._csr` of a captured index (see `_captured`)."""
+    n = live.shape[0]
+    live_slots = np.flatnonzero(live)
+    remap = np.full(n, -1, dtype=_INT)
+    remap[live_slots] = np.arange(live_slots.shape[0], dtype=_INT)
+    keys = [slot_key[s] for s in live_slots.tolist()]
+    paths = sorted({key[0] for key in keys if key is not None})
+    path_index = {p: i for i, p in enumerate(paths)}
+    doc_path = np.array([path_index[k[0]] for k in keys if k is not None], dtype=_INT)
+    doc_line = np.array([k[1] for k in keys if k is not None], dtype=np.int64)
+    doc_len = slot_len[live_slots].astype(_INT)
+    n_terms = len(terms)
+    ptr, all_slots, all_tfs = postings.gathered(n_terms)
+    lens = np.diff(ptr)
+    if n_terms and all_slots.shape[0]:
+        # Each step makes an array the size of every posting (~34 MB at 50,000
+        # memories): only those needed, no copies of the same dtype (a save's peak).
+        keep = live[all_slots]
+        if keep.all():  # no stale posting: nothing to drop
+            all_slots = remap[all_slots]
+            counts = lens
+        else:
+            term_of = np.repeat(np.arange(n_terms, dtype=_INT), lens)[keep]
+            all_slots = remap[all_slots[keep]]
+            all_tfs = all_tfs[keep]
+            counts = np.bincount(term_of, minlength=n_terms)
+            del term_of
+        del keep
+    else:
+        all_slots = _EMPTY_INT.copy()
+        all_tfs = _EMPTY_INT.copy()
+        counts = np.zeros(n_terms, dtype=np.int64)
+    kept = np.flatnonzero(counts)
+    indptr = np.zeros(kept.shape[0] + 1, dtype=np.int64)
+    np.cumsum(counts[kept], out=indptr[1:])
+    return {
+        "version": STATE_VERSION,
+        "k1": k1,
+        "b": b,
+        "paths": paths,
+        "doc_path": doc_path,
+        "doc_line": doc_line,
+        "doc_len": doc_len,
+        "terms": [terms[t] for t in kept.tolist()],
+        "indptr": indptr,
+        "indices": all_slots.astype(_INT, copy=False),
+        "tfs": all_tfs.astype(_INT, copy=False),
+        "_kept_terms": kept,
+        "_live_slots": live_slots,
+    }

@@ -162,6 +162,19 @@ class Postings:
         if self._o_len or self._pending:
             self.load(*self.gathered(self.n_terms))
 
+    def frozen(self) -> Postings:
+        """A copy that later updates leave alone, made without copying postings: the base
+        arrays and pending batches are never written once made, and an overlay list is
+        only ever written past its current length (or replaced when it grows)."""
+        copy = Postings.__new__(Postings)
+        copy._ptr, copy._slots, copy._tfs = self._ptr, self._slots, self._tfs
+        copy._o_len = dict(self._o_len)
+        copy._o_slots = {t: self._o_slots[t][:m] for t, m in copy._o_len.items()}
+        copy._o_tfs = {t: self._o_tfs[t][:m] for t, m in copy._o_len.items()}
+        copy._pending = list(self._pending)
+        copy._pending_entries = self._pending_entries
+        return copy
+
     # -- reads -------------------------------------------------------------------
 
     @property

@@ -10,7 +10,7 @@ built over the state (the search filters, the frontmatter keys) know when to dro
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..parse import tokenize
@@ -245,12 +245,20 @@ class IndexState:
 
     def snapshot(self, config_key: str, saved_at_ns: int) -> Snapshot:
         """Everything a warm start needs, as plain data (the caller holds the lock)."""
+        return self.snapshot_later(config_key, saved_at_ns)()
+
+    def snapshot_later(self, config_key: str, saved_at_ns: int) -> Callable[[], Snapshot]:
+        """`snapshot` in two steps: the state as it is now is captured (the caller holds
+        the lock), and the snapshot of it is made when the result is called, which needs
+        no lock: the keyword postings are the costly part (`KeywordIndex.export_later`)."""
         chunks = self.chunks
         semantic = self.semantic.export_state(lambda: (c.text for c in chunks.values()))
-        return Snapshot(
+        memories = list(self.memories.values())
+        keyword_state = self.keyword.export_later()
+        return lambda: Snapshot(
             config_key=config_key,
-            memories=list(self.memories.values()),
-            keyword_state=self.keyword.export_state(),
+            memories=memories,
+            keyword_state=keyword_state(),
             saved_at_ns=saved_at_ns,
             extras={} if semantic is None else {STATE_KEY: semantic},
         )
