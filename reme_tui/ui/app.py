@@ -92,8 +92,8 @@ def key_sections() -> KeySections:
     from reme_tui.ui.screens.help import HelpFilter, HelpScreen
     from reme_tui.ui.screens.untagged import UntaggedScreen
     from reme_tui.ui.widgets.chips import Chip
+    from reme_tui.ui.widgets.markdown_body import MarkdownBody
     from reme_tui.ui.widgets.neighbours import NeighboursList
-    from reme_tui.ui.widgets.preview import PreviewScroll
     from reme_tui.ui.widgets.results import ResultList
     from reme_tui.ui.widgets.tag_editor import EditChip, TagEditor
     from reme_tui.ui.widgets.tag_sidebar import TagFilter, TagList
@@ -103,7 +103,7 @@ def key_sections() -> KeySections:
         ("Results list", list(ResultList.BINDINGS)),
         ("Tag list", [*TagList.BINDINGS, *TagFilter.BINDINGS]),
         ("Search chips", list(Chip.BINDINGS)),
-        ("Preview", list(PreviewScroll.BINDINGS)),
+        ("Preview", list(MarkdownBody.BINDINGS)),
         ("Links", list(NeighboursList.BINDINGS)),
         ("Tag editor (t)", [*TagEditor.BINDINGS, *EditChip.BINDINGS]),
         (

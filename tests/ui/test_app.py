@@ -18,7 +18,7 @@ from reme_tui.ui.screens.main import MainScreen
 from reme_tui.ui.widgets.chips import Chip
 from reme_tui.ui.widgets.markdown_body import MarkdownBody
 from reme_tui.ui.widgets.neighbours import NeighboursList
-from reme_tui.ui.widgets.preview import Preview, PreviewScroll, plain_body
+from reme_tui.ui.widgets.preview import Preview, plain_body
 from reme_tui.ui.widgets.results import ResultList, ResultsPane
 from reme_tui.ui.widgets.search_bar import QueryInput, SearchBar
 from reme_tui.ui.widgets.status_bar import StatusBar
@@ -292,7 +292,7 @@ async def test_results_keys_move_and_enter_opens_preview(app_factory: AppFactory
         assert preview.path == "daily/2026-01-19/schema.md"
         await pilot.press("k", "j", "enter")
         await settle(pilot)
-        assert isinstance(app.focused, PreviewScroll)
+        assert isinstance(app.focused, MarkdownBody)
         assert label_text(screen, "#preview-name") == "Atlas schema review"
         assert label_text(screen, "#preview-description") == "Reviewed the new billing schema"
         assert list(screen.query_one(TagChips).tags) == ["project_atlas", "bob"]
@@ -653,7 +653,7 @@ async def test_tab_moves_between_panes(app_factory: AppFactory) -> None:
         for _ in range(12):
             await pilot.press("tab")
             seen.append(type(app.focused).__name__)
-        assert {"TagList", "ResultList", "PreviewScroll", "NeighboursList", "QueryInput"} <= set(
+        assert {"TagList", "ResultList", "MarkdownBody", "NeighboursList", "QueryInput"} <= set(
             seen
         )
         await pilot.press("shift+tab")

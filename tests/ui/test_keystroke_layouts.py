@@ -4,6 +4,7 @@ these tests pin the mechanisms)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from textual.widget import Widget
 from reme_tui.ui.widgets.search_bar import QueryInput
 from reme_tui.ui.widgets.steady_label import SteadyLabel
 
-from .conftest import SIZE, AppFactory, settle
+from .conftest import SIZE, AppFactory, settle, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -188,7 +189,7 @@ async def test_a_label_whose_new_text_takes_the_same_room_repaints_without_a_lay
     app_factory: AppFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A label as wide as its text lays out again only when the width changes; one as wide
-    as the pane only when a text no longer fits on one line."""
+    as the pane only when a text has another number of lines or no longer fits on them."""
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -210,3 +211,65 @@ async def test_a_label_whose_new_text_takes_the_same_room_repaints_without_a_lay
         name.update("one line")  # from a text that wrapped
         name.update("two\nlines")
         assert asked == ["preview-name", "preview-name"]
+        name.update("two other\nlines")  # as many lines, none wrapped: the same height
+        assert asked == ["preview-name", "preview-name"]
+
+
+
+def screen_layouts(monkeypatch: pytest.MonkeyPatch) -> list[set[str]]:
+    """Every layout of the screen from now on, as the widgets that asked for it (a scroll,
+    which lays out nothing, is left out)."""
+    from textual.screen import Screen
+
+    layouts: list[set[str]] = []
+    refresh_layout = Screen._refresh_layout
+
+    def counting(self: Screen[Any], size: Any = None, scroll: bool = False) -> None:
+        if not scroll or self._layout_widgets:
+            asked: set[Widget] = set().union(*self._layout_widgets.values())
+            layouts.append({widget.id or type(widget).__name__ for widget in asked})
+        refresh_layout(self, size, scroll)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counting)
+    return layouts
+
+
+async def test_moving_between_memories_of_different_lengths_lays_out_nothing(
+    app_factory: AppFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The preview's body is its own scroll view: a memory of another length changes its
+    virtual size, where the body's height changed and each move laid out the screen 3-4
+    times (~5 ms each at 50,000 memories, issue 19); the header's location and ranking
+    lines are repainted. Only the scrollbar coming or going still needs a layout."""
+    from reme_tui.ui.widgets.markdown_body import MarkdownBody
+    from reme_tui.ui.widgets.preview import Preview
+    from reme_tui.ui.widgets.results import ResultList, ResultsPane
+
+    for n, paragraphs in enumerate((3, 40, 1, 25, 8)):
+        text = "\n\n".join(f"Quokka paragraph {p} of note {n}." for p in range(paragraphs))
+        note = workspace / "digest" / f"quokka-{n}.md"
+        note.write_text(f"---\nname: Quokka {n}\n---\n{text}\n", encoding="utf-8")
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"quokka", "enter")
+        await settle(pilot)
+        screen = app.main_screen
+        rows = [row.path for row in screen.query_one(ResultsPane).rows]
+        assert len(rows) == 5
+        screen.query_one(ResultList).focus()
+        preview, body = screen.query_one(Preview), screen.query_one(MarkdownBody)
+        await settle(pilot, quiet=0.1)
+        layouts = screen_layouts(monkeypatch)
+        lengths, per_move, expected = {body.line_count}, [], []
+        for path in rows[1:]:
+            had_scrollbar = body.show_vertical_scrollbar
+            await pilot.press("j")
+            await wait_for(pilot, lambda path=path: preview.path == path and body.plain is None)
+            await settle(pilot, quiet=0.1)
+            lengths.add(body.line_count)
+            per_move.append(len(layouts) - sum(per_move))
+            expected.append(int(body.show_vertical_scrollbar != had_scrollbar))
+        assert len(lengths) == 5 and 0 < sum(expected) < len(expected)
+        assert not [asked for asked in layouts if "preview-body" in asked]
+        assert per_move == expected

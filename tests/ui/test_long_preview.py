@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.strip import Strip
 from textual.widgets.markdown import MarkdownBlock
 
 from reme_tui.ui.markdown_lines import split_blocks
@@ -72,6 +73,11 @@ async def long_preview(
         yield pilot, preview, preview.query_one(MarkdownBody)
 
 
+def drawn(body: MarkdownBody, line: int) -> Strip:
+    """Body line ``line`` as the body draws it (it draws the rows of its view)."""
+    return body.render_line(line - body.scroll_offset.y)
+
+
 async def open_long(pilot: Pilot[Any], query: str) -> Preview:
     await settle(pilot)
     await pilot.press("slash", *query, "enter")
@@ -87,22 +93,20 @@ async def test_a_long_memory_draws_only_its_visible_lines_and_mounts_no_block(
 ) -> None:
     async with long_preview(app_factory, "rollout owners") as (_pilot, preview, body):
         assert body.display and not list(preview.query(MarkdownBlock))
-        scroll = preview.query_one("#preview-scroll")
         assert body.complete  # the rest followed the first paint
         # Each paint draws the lines on screen, however long the memory is.
-        assert 0 < body.lines_built <= 3 * scroll.size.height < body.line_count
+        assert 0 < body.lines_built <= 3 * body.size.height < body.line_count
 
 
 async def test_the_matched_lines_are_marked_and_scrolled_to(
     app_factory: AppFactory, long_workspace: Path
 ) -> None:
-    async with long_preview(app_factory, "zanzibar") as (_pilot, preview, body):
+    async with long_preview(app_factory, "zanzibar") as (_pilot, _preview, body):
         assert body.matched
         zanzibar = next(i for i, b in enumerate(body.blocks) if "zanzibar" in b.text)
         assert zanzibar in body.matched
-        assert preview.query_one("#preview-scroll").scroll_y > 20
-        rendered = body.render_line(body.block_line(zanzibar)).text
-        assert "zanzibar" in rendered
+        assert body.scroll_y > 20
+        assert "zanzibar" in drawn(body, body.block_line(zanzibar)).text
 
 
 async def test_n_and_N_walk_the_blocks_holding_query_words(
@@ -120,23 +124,52 @@ async def test_n_and_N_walk_the_blocks_holding_query_words(
         preview.jump_hit(1)
         await settle(pilot)
         assert body.current == hits[0]
+        assert body.scroll_y == min(body.block_line(hits[0]), body.max_scroll_y) > 0
         assert preview.border_subtitle == f"1/{len(hits)} · n/N"
 
 
 async def test_a_wikilink_in_a_long_body_opens_its_memory(
     app_factory: AppFactory, long_workspace: Path
 ) -> None:
+    """A click on a link lands on the line shown there, the body being scrolled."""
     async with long_preview(app_factory, "zanzibar") as (pilot, preview, body):
         line = body.block_line(next(i for i, b in enumerate(body.blocks) if "zanzibar" in b.text))
-        strip = body.render_line(line)
-        clicks = [
-            seg.style.meta["@click"]
-            for seg in strip
-            if seg.style is not None and "@click" in seg.style.meta
-        ]
-        assert clicks and clicks[0].startswith("follow(")
-        await body.run_action(clicks[0])
+        body.scroll_to(y=line - 2, animate=False)
+        await pilot.pause()
+        x = 0
+        for segment in drawn(body, line):
+            if segment.style is not None and "@click" in segment.style.meta:
+                assert segment.style.meta["@click"].startswith("follow(")
+                break
+            x += segment.cell_length
+        else:
+            raise AssertionError("no link on the line")
+        left, top = body.content_offset
+        await pilot.click(body, offset=(left + x, top + 2))
         await wait_for(pilot, lambda: preview.path == "digest/atlas.md")
+
+
+async def test_keys_the_wheel_and_a_live_refresh_scroll_the_long_body(
+    app_factory: AppFactory, long_workspace: Path
+) -> None:
+    """The body is the preview's scroll view: focused by the pane key, j/k and the wheel
+    scroll it, and a live refresh keeps it where it was."""
+    from textual.events import MouseScrollDown
+
+    async with long_preview(app_factory, "rollout owners") as (pilot, _preview, body):
+        screen = pilot.app.main_screen
+        screen.action_focus_pane("preview")
+        assert pilot.app.focused is body
+        await pilot.press("j", "j", "j", "k")
+        await pilot.wait_for_scheduled_animations()
+        assert body.scroll_y == 2
+        body.post_message(MouseScrollDown(body, 5, 5, 0, 1, 0, False, False, False))
+        await pilot.pause()
+        assert body.scroll_y > 2
+        scrolled = body.scroll_y
+        screen.load_preview(LONG_PATH, None, None, keep_scroll=True)
+        await settle(pilot)
+        assert body.scroll_y == scrolled and body.complete
 
 
 async def show_long(pilot: Pilot[Any]) -> None:
@@ -168,5 +201,5 @@ async def test_a_long_body_draws_no_escape_character(
     note = long_workspace / LONG_PATH
     note.write_text(note.read_text().replace("Part 1\n", "Part 1 \x1b[2J\x1b]0;x\x07\n"))
     async with long_preview(app_factory, "rollout owners") as (_pilot, _preview, body):
-        drawn = "".join(body.render_line(y).text for y in range(body.line_count))
-        assert "\x1b" not in drawn and "\\x1b[2J" in drawn
+        text = "".join(drawn(body, y).text for y in range(body.line_count))
+        assert "\x1b" not in text and "\\x1b[2J" in text

@@ -138,7 +138,7 @@ async def test_wikilink_anchor_opens_at_the_heading(
         matched = matched_texts(body)
         assert matched and matched[0] == "## Budget"
         assert "Restore" not in " ".join(matched)
-        assert preview.query_one("#preview-scroll").scroll_y > 10
+        assert preview.query_one(MarkdownBody).scroll_y > 10
 
 
 async def test_embed_renders_the_embedded_section(app_factory: AppFactory, workspace: Path) -> None:
@@ -175,4 +175,4 @@ async def test_enter_on_a_link_with_a_heading_opens_at_the_heading(
         assert preview.path == "digest/plan.md"
         matched = matched_texts(preview.query_one(MarkdownBody))
         assert matched and matched[0] == "## Budget"
-        assert preview.query_one("#preview-scroll").scroll_y > 10
+        assert preview.query_one(MarkdownBody).scroll_y > 10

@@ -49,16 +49,10 @@ from reme_tui.ui.messages import (
 )
 from reme_tui.ui.rows import ResultRow, explain
 from reme_tui.ui.semantic_progress import SemanticChanged, mode_label, status_label
+from reme_tui.ui.widgets.markdown_body import MarkdownBody
 from reme_tui.ui.widgets.match_chart import Chart
 from reme_tui.ui.widgets.neighbours import NeighboursList
-from reme_tui.ui.widgets.preview import (
-    Preview,
-    PreviewData,
-    PreviewScroll,
-    body_of,
-    plain_body,
-    render_preview,
-)
+from reme_tui.ui.widgets.preview import Preview, PreviewData, body_of, plain_body, render_preview
 from reme_tui.ui.widgets.results import ResultList, ResultsPane
 from reme_tui.ui.widgets.search_bar import QueryInput, SearchBar
 from reme_tui.ui.widgets.status_bar import (
@@ -557,7 +551,7 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
             delay=self._preview_delay(browsing),
         )
         if not browsing:
-            focus_now(self.query_one(PreviewScroll))
+            focus_now(self.query_one(MarkdownBody))
 
     def _preview_delay(self, browsing: bool) -> float:
         """Explicit opens render at once; cursor browsing waits a little; while typing, the
@@ -858,7 +852,7 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
             "search": QueryInput,
             "tags": TagList,
             "results": ResultList,
-            "preview": PreviewScroll,
+            "preview": MarkdownBody,
             "links": NeighboursList,
         }
         focus_now(self.query_one(widgets[pane]))

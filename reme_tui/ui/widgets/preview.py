@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.content import Content
 from textual.events import Resize
 from textual.widgets import Label
@@ -18,7 +17,6 @@ from textual.widgets import Label
 from reme_tui.safe_text import for_terminal
 from reme_tui.ui.cells import cut_left
 from reme_tui.ui.file_notes import warning_line, warnings_of
-from reme_tui.ui.focus import FollowsFocus
 from reme_tui.ui.messages import OpenMemory, OpenSource
 from reme_tui.ui.rows import term_pattern
 from reme_tui.ui.widgets.markdown_body import MarkdownBody
@@ -44,13 +42,6 @@ class PreviewData:
 
 
 NOTES_SHOWN = 2  # warning lines in the header; the rest are counted
-
-
-class PreviewScroll(FollowsFocus, VerticalScroll):
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j", "scroll_down", "Scroll down", show=False, id="preview.down"),
-        Binding("k", "scroll_up", "Scroll up", show=False, id="preview.up"),
-    ]
 
 
 class Preview(Vertical):
@@ -79,8 +70,7 @@ class Preview(Vertical):
             yield notes
             yield TagChips(id="preview-tags")
             yield SteadyLabel("", id="preview-meta")
-        with PreviewScroll(id="preview-scroll"):
-            yield MarkdownBody(id="preview-body")
+        yield MarkdownBody(id="preview-body")
 
     def on_mount(self) -> None:
         self.show_placeholder("Select a result to preview it here.")
@@ -104,20 +94,21 @@ class Preview(Vertical):
             return
         self.body_hits, self.hit_index = [], -1
         self.border_subtitle = ""
-        self.query_one(MarkdownBody).set_plain(data.markdown, term_pattern(self.terms))
-        self.query_one(PreviewScroll).scroll_home(animate=False)
+        body = self.query_one(MarkdownBody)
+        body.set_plain(data.markdown, term_pattern(self.terms))
+        body.scroll_home(animate=False)
 
     async def show(self, data: PreviewData, *, keep_scroll: bool = False) -> None:
         """Render ``data``; scroll to its matched lines unless ``keep_scroll`` (live refresh)."""
-        scroll = self.query_one(PreviewScroll)
-        previous_y = scroll.scroll_y
+        body = self.query_one(MarkdownBody)
+        previous_y = body.scroll_y
         if not await self._show_header(data):
             self._show_body("")
             return
         self.inserted = data.inserted
         self._show_body(data.markdown)
         if keep_scroll:
-            self.call_after_refresh(scroll.scroll_to, y=previous_y, animate=False)
+            body.scroll_to(y=previous_y, animate=False)
         else:
             self._mark_lines(data.memory, data.line, data.end_line)
 
@@ -232,20 +223,14 @@ class Preview(Vertical):
         self.border_subtitle = f"{self.hit_index + 1}/{len(self.body_hits)} · n/N"
 
     def _scroll_body_to(self, body: MarkdownBody, block: int) -> None:
-        line = body.block_line(block)
-        scroll = self.query_one(PreviewScroll)
-
-        def scroll_there() -> None:
-            scroll.scroll_to(y=body.virtual_region.y + line, animate=False)
-
-        self.call_after_refresh(scroll_there)
+        body.scroll_to(y=body.block_line(block), animate=False)
 
     def _mark_body_lines(self, start: int | None, end: int | None) -> None:
         body = self.query_one(MarkdownBody)
         blocks = body.blocks_within(start, end) if start is not None and end is not None else []
         body.mark(set(blocks))
         if not blocks or body.blocks[blocks[0]].start == 0:
-            self.query_one(PreviewScroll).scroll_home(animate=False)
+            body.scroll_home(animate=False)
         else:
             self._scroll_body_to(body, blocks[0])
 

@@ -7,16 +7,18 @@ counted over 45 typed keys, these repeats were most of the keystroke's layouts."
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual.content import Content
 from textual.visual import VisualType
 from textual.widgets import Label
 
 
 class SteadyLabel(Label):
-    """See the module docstring. A new text that takes the same room as the old (one line
-    either way, as wide when the label's width follows its text) repaints the label alone:
-    the dates of the results chart and the preview's name and description change on
-    every keystroke or cursor move, and each asked for a layout of the screen (issue 19)."""
+    """See the module docstring. A new text that takes the same room as the old (as many
+    lines either way, none wrapped, as wide when the label's width follows its text)
+    repaints the label alone: the dates of the results chart and the preview's name,
+    description and location (two lines with the ranking) change on every keystroke or
+    cursor move, and each asked for a layout of the screen (issue 19)."""
 
     _shown: VisualType | None = None
 
@@ -29,20 +31,22 @@ class SteadyLabel(Label):
         super().update(content, layout=layout)
 
     def _same_room(self, old: VisualType | None, new: VisualType) -> bool:
-        before, after = _one_line_width(old), _one_line_width(new)
+        before, after = _line_widths(old), _line_widths(new)
         if before is None or after is None or not self.is_mounted:
             return False
         room = self.content_size.width
-        if room <= 0 or before > room or after > room:
+        if room <= 0 or max(before + after) > room:
             return False  # wrapped or cut: the height or the width may change
+        if len(before) != len(after):
+            return False  # another height
         width = self.styles.width
-        return before == after or (width is not None and not width.is_auto)
+        return max(before) == max(after) or (width is not None and not width.is_auto)
 
 
-def _one_line_width(content: VisualType | None) -> int | None:
-    """The cells of a text shown on one line; None for anything else."""
+def _line_widths(content: VisualType | None) -> list[int] | None:
+    """The cells of each line of a text; None for anything else."""
     if isinstance(content, str):
         content = Content(content)
-    if not isinstance(content, Content) or "\n" in content.plain:
+    if not isinstance(content, Content):
         return None
-    return content.cell_length
+    return [cell_len(line) for line in content.plain.split("\n")]  # as Content lays it out
