@@ -155,6 +155,7 @@ def test_a_big_batch_leaves_the_index_to_searches_between_slices(
     engine = Engine.open(write_workspace(tmp_path, files))
     write_workspace(tmp_path, {p: memory("budget burst\n") for p in files})
     monkeypatch.setattr(index_build, "APPLY_SLICE", 5)
+    monkeypatch.setattr(index_build, "APPLY_SLICE_S", 3600.0)  # slices of 5, however slow
     between = threading.Event()
     resume = threading.Event()
     seen: list[int] = []
@@ -179,4 +180,22 @@ def test_a_big_batch_leaves_the_index_to_searches_between_slices(
     assert free, "the index lock was held across slices"
     assert seen == [5]  # the first slice is in, the rest not yet
     assert len(engine.search(SearchQuery(text="burst", limit=50)).hits) == 20
+    assert_equals_rebuild(engine)
+
+
+def test_a_slice_ends_when_it_has_held_the_lock_long_enough(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 50,000 memories, with the screen sharing the GIL, 32 files held the lock
+    50-120 ms: a slice also ends on time (here: at once, so one file a slice)."""
+    files = {f"digest/wiki/n{i:02d}.md": memory(f"plan {i}\n") for i in range(12)}
+    engine = Engine.open(write_workspace(tmp_path, files))
+    write_workspace(tmp_path, {p: memory("budget burst\n") for p in files})
+    monkeypatch.setattr(index_build, "APPLY_SLICE", 5)
+    monkeypatch.setattr(index_build, "APPLY_SLICE_S", 0.0)
+    gaps: list[int] = []
+    monkeypatch.setattr(index_build, "let_readers_in", lambda: gaps.append(1))
+    engine.apply(sorted(files))
+    assert len(gaps) == len(files) - 1
+    assert len(engine.search(SearchQuery(text="burst", limit=50)).hits) == 12
     assert_equals_rebuild(engine)

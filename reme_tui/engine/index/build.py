@@ -26,6 +26,9 @@ ProgressCallback = Callable[[int, int], None]
 # Measured at 10k memories, a 3,000-file burst: a search waited up to 4.9 s with the lock
 # held throughout, 27-40 ms in slices (`make bench`).
 APPLY_SLICE = 32
+# ... and a slice ends sooner once it has held the lock this long: at 50,000 memories, with
+# the screen and a diagnostics pass sharing the GIL, 32 files held it 50-120 ms (issue 19).
+APPLY_SLICE_S = 0.010
 # Postings are counted batch by batch so each file's token lists are dropped as soon as
 # they are counted (holding them all roughly doubled peak memory).
 _POSTINGS_BATCH = 512
@@ -43,12 +46,17 @@ def let_readers_in() -> None:
 def commit(state: IndexState, update: Update, delta: Delta, lock: threading.RLock) -> None:
     """Put a planned update into the index, a slice at a time under ``lock``."""
     steps = state.steps(update)
-    for start in range(0, len(steps), APPLY_SLICE):
-        if start:
+    done = 0
+    while done < len(steps):
+        if done:
             let_readers_in()
         with lock:
-            for step in steps[start : start + APPLY_SLICE]:
+            deadline = time.perf_counter() + APPLY_SLICE_S
+            for step in steps[done : done + APPLY_SLICE]:
                 state.apply_step(step, delta)
+                done += 1
+                if time.perf_counter() >= deadline:
+                    break
 
 
 @dataclass(slots=True)
