@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 if TYPE_CHECKING:
+    from reme_tui.engine.index import SemanticStatus
     from reme_tui.ui.rows import ResultRow
 
 
@@ -77,6 +78,7 @@ class ResultsReady(Message):
     cpu_ms: float = 0.0  # the search thread's own CPU time: what the search itself cost
     counted: bool = True  # False: ``total`` and ``chart`` follow in a MatchesCounted
     painted: asyncio.Event = field(default_factory=asyncio.Event)  # set once on screen
+    semantic: SemanticStatus | None = None  # read with the search, in its thread
 
 
 @dataclass

@@ -215,7 +215,6 @@ async def test_a_label_whose_new_text_takes_the_same_room_repaints_without_a_lay
         assert asked == ["preview-name", "preview-name"]
 
 
-
 def screen_layouts(monkeypatch: pytest.MonkeyPatch) -> list[set[str]]:
     """Every layout of the screen from now on, as the widgets that asked for it (a scroll,
     which lays out nothing, is left out)."""

@@ -233,6 +233,12 @@ class IndexState:
             paths |= self.undated
         return paths
 
+    @property
+    def known_frontmatter_keys(self) -> frozenset[str] | None:
+        """The keys `frontmatter_keys` last worked out (None before the first time)."""
+        cached = self._frontmatter_keys
+        return None if cached is None else cached[1]
+
     def frontmatter_keys(self) -> frozenset[str]:
         """Every top-level frontmatter key in the workspace (cached until the next change)."""
         cached = self._frontmatter_keys

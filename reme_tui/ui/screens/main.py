@@ -23,6 +23,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Input
 
+from reme_tui.engine.index import SemanticStatus
 from reme_tui.engine.parse import ReadFailure
 from reme_tui.engine.reme import compat_counts, format_counts
 from reme_tui.engine.search import SearchError, SearchQuery, SearchState
@@ -88,6 +89,9 @@ class Computed:
     chart: Chart | None = None
     vector_error: str | None = None  # the model failed on this query: keyword results only
     counted: bool = True  # False: the total and chart are counted after the rows are shown
+    # Read with the search, in its thread: it takes the index lock, which the screen's
+    # thread must not wait for (a save or an update may hold it; issue 19).
+    semantic: SemanticStatus | None = None
 
 
 class MainScreen(ShowsWorkerFailures, Screen[None]):
@@ -273,6 +277,7 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
     def _meta_worker(self, order_by: OrderBy) -> None:
         engine = self.reme.engine
         tags = engine.list_tags(order_by=order_by)
+        engine.frontmatter_keys()  # the search box's metadata keys, up to date
         diagnostics = engine.diagnostics()
         counts = compat_counts(diagnostics)
         # Untagged memories have a part of their own (it opens their review), so the
@@ -377,6 +382,7 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
             computed.vector_error,
             cpu_ms,
             counted=computed.counted,
+            semantic=computed.semantic,
         )
         self.post_message(ready)
         if computed.counted:
@@ -440,6 +446,7 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
             response.vector_error,
             # Fewer rows than asked for are every match: their own dates chart them.
             counted=len(rows) < query.limit,
+            semantic=engine.semantic_status(),
         )
 
     @on(ResultsReady)
@@ -450,9 +457,8 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
         self.last_search_ms = message.cpu_ms
         bar = self.query_one(SearchBar)
         bar.set_message(message.error or "; ".join(message.warnings))
-        if message.mode == "search":
-            status = self.reme.engine.semantic_status()
-            bar.set_mode(*mode_label(status, vector_error=message.vector_error))
+        if message.semantic is not None:
+            bar.set_mode(*mode_label(message.semantic, vector_error=message.vector_error))
         state = self.state
         if message.mode == "browse":
             empty = "No memory matches these filters." if state.has_filters else "No memories."

@@ -234,7 +234,7 @@ class SearchBar(Vertical):
 
     def _take_query(self, value: str, *, complete: bool, submitted: bool = False) -> None:
         engine = getattr(self.app, "engine", None)
-        keys = engine.frontmatter_keys() if engine is not None else ()
+        keys = engine.recent_frontmatter_keys() if engine is not None else ()
         parsed = parse_query(value, complete=complete, meta_keys=keys)
         state = self.state
         for tag in parsed.tags:
