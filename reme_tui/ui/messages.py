@@ -146,6 +146,10 @@ class NeighboursReady(Message):
     similar: Any = ()
 
 
+class MetaDone(Message):
+    """A count of tags and diagnostics ended (counted or failed): the next may start."""
+
+
 @dataclass
 class MetaReady(Message):
     """Tag counts, memory count and diagnostics were recomputed."""

@@ -41,6 +41,7 @@ from reme_tui.ui.messages import (
     IndexUpdated,
     IndexUpdating,
     MatchesCounted,
+    MetaDone,
     MetaReady,
     NeighboursReady,
     OpenMemory,
@@ -146,6 +147,8 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
         self.shown_state: SearchState | None = None  # the search the results list shows
         self.shown_mode = "browse"
         self.pages = 1  # pages of rows the list shows; moving past the last row adds one
+        self.meta_running = False  # a count of tags and diagnostics is under way
+        self.meta_again = False  # ... and another was asked for meanwhile
 
     @property
     def reme(self) -> Host:
@@ -270,21 +273,39 @@ class MainScreen(ShowsWorkerFailures, Screen[None]):
             self.refresh_neighbours(shown)
 
     def refresh_meta(self) -> None:
-        """Recount tags, memories and diagnostics in a worker (the sort order read here)."""
+        """Recount tags, memories and diagnostics in a worker (the sort order read here).
+
+        One count at a time: asked for while one runs, the next follows it. A thread
+        cannot be stopped, so a burst of updates at 50,000 memories ran a count (~1 s of
+        CPU each) per batch, several at once, beside the typing (issue 19)."""
+        if self.meta_running:
+            self.meta_again = True
+            return
+        self.meta_running = True
         self._meta_worker(self.query_one(TagSidebar).sort_by)
 
-    @work(thread=True, exclusive=True, group="meta", exit_on_error=False)
+    @on(MetaDone)
+    def _meta_done(self) -> None:
+        self.meta_running = False
+        if self.meta_again:
+            self.meta_again = False
+            self.refresh_meta()
+
+    @work(thread=True, group="meta", exit_on_error=False)
     def _meta_worker(self, order_by: OrderBy) -> None:
-        engine = self.reme.engine
-        tags = engine.list_tags(order_by=order_by)
-        engine.frontmatter_keys()  # the search box's metadata keys, up to date
-        diagnostics = engine.diagnostics()
-        counts = compat_counts(diagnostics)
-        # Untagged memories have a part of their own (it opens their review), so the
-        # "ReMe drops" part leaves them out rather than saying it twice.
-        untagged = counts.pop("no-tags", 0)
-        self.post_message(MetaReady(tags, engine.memory_count, len(diagnostics), untagged))
-        self.post_message(CompatCounted(counts, format_counts(counts)))
+        try:
+            engine = self.reme.engine
+            tags = engine.list_tags(order_by=order_by)
+            engine.frontmatter_keys()  # the search box's metadata keys, up to date
+            diagnostics = engine.diagnostics()
+            counts = compat_counts(diagnostics)
+            # Untagged memories have a part of their own (it opens their review), so the
+            # "ReMe drops" part leaves them out rather than saying it twice.
+            untagged = counts.pop("no-tags", 0)
+            self.post_message(MetaReady(tags, engine.memory_count, len(diagnostics), untagged))
+            self.post_message(CompatCounted(counts, format_counts(counts)))
+        finally:
+            self.post_message(MetaDone())
 
     @on(HistoryCounted)
     def _history_counted(self, message: HistoryCounted) -> None:
