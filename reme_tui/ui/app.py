@@ -148,6 +148,9 @@ class RemeApp(ShowsWorkerFailures, App[None]):
     def __init__(
         self, engine: Engine, settings: Settings, options: AppOptions | None = None
     ) -> None:
+        # Here, not in make_app: run_app makes its app directly (a warm start), and ran
+        # with Textual's eager strip caches until a keystroke's frame was profiled.
+        lazy_strips.install()
         super().__init__()
         options = options or AppOptions()
         self.engine = engine
@@ -680,7 +683,6 @@ def make_app(
 ) -> RemeApp:
     """Build the app for ``workspace`` (tests pass options without a watcher and a fixed
     clock); raises WorkspaceError when the workspace cannot be opened."""
-    lazy_strips.install()
     options = options or AppOptions()
     settings = with_overrides(config or load_settings(), options)
     if engine is None:

@@ -63,6 +63,25 @@ print(events)
     assert run_python(code).strip() == "['fork', ('preload', False), ('run_app', True)]"
 
 
+def test_the_app_makes_strip_caches_lazily_however_it_is_made(tmp_path: Path) -> None:
+    """run_app makes its app without make_app, which was where the lazy strips were
+    installed: the real app ran with Textual's eager caches (issue 19)."""
+    ws = write_workspace(tmp_path / "ws", {"daily/2026-03-01.md": memory("budget\n")})
+    code = f"""
+from pathlib import Path
+from textual.strip import Strip
+from reme_tui.ui import lazy_strips
+from reme_tui.ui.app import RemeApp
+from reme_tui.ui.options import AppOptions
+from reme_tui.ui.startup import start_early
+early = start_early(Path({str(ws)!r}), AppOptions(use_saved_index=False))
+print(Strip.__init__ is lazy_strips._lazy_init)
+RemeApp(early.engine, early.settings)
+print(Strip.__init__ is lazy_strips._lazy_init)
+"""
+    assert run_python(code).split() == ["False", "True"]
+
+
 async def test_the_saved_index_is_shown_while_the_files_are_checked(
     app_factory: AppFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
