@@ -108,7 +108,7 @@ def measure(size: int) -> dict[str, float]:
         from benchmarks.history import history_rows
 
         rows.update(history_rows(root, size))
-        from benchmarks.mcp import mcp_rows
+        from benchmarks.mcp_server import mcp_rows
 
         rows.update(mcp_rows(root, size))
     return rows

@@ -3,7 +3,7 @@ agent runs it: start to first answer from the saved index (warm), and a tool cal
 once the server is up (search and list_tags). The saved index and the change history live
 under benchmarks/.workspaces (git-ignored), never the user's directories.
 
-`python -m benchmarks.mcp SIZE` prints the rows for one generated workspace.
+`python -m benchmarks.mcp_server SIZE` prints the rows for one generated workspace.
 """
 
 from __future__ import annotations
