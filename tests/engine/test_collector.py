@@ -103,18 +103,22 @@ def _watch_collector_in_plan(engine: Engine, monkeypatch: pytest.MonkeyPatch) ->
     return seen
 
 
+def _burst_sized_workspace(root: Path) -> tuple[Engine, list[str]]:
+    """An engine over just enough memories for an update of them all to be a burst."""
+    paths = [f"digest/m{i}.md" for i in range(collector.BURST_PATHS)]
+    write_workspace(root, dict.fromkeys(paths, memory("budget\n")))
+    return Engine.open(root), paths
+
+
 def test_a_burst_of_changes_is_read_with_the_collector_paused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Full collections during a 3,000-file burst fell on the keys typed meanwhile."""
-    count = collector.BURST_PATHS
-    write_workspace(tmp_path, {f"digest/m{i}.md": memory("budget\n") for i in range(count)})
-    engine = Engine.open(tmp_path)
+    engine, paths = _burst_sized_workspace(tmp_path)
     seen = _watch_collector_in_plan(engine, monkeypatch)
-    for i in range(count):
-        (tmp_path / f"digest/m{i}.md").write_text(memory("budget plan\n"), encoding="utf-8")
-    delta = engine.apply([f"digest/m{i}.md" for i in range(count)])
-    assert seen == [False] and len(delta.changed) == count
+    write_workspace(tmp_path, dict.fromkeys(paths, memory("budget plan\n")))
+    delta = engine.apply(paths)
+    assert seen == [False] and len(delta.changed) == len(paths)
     assert gc.isenabled()
 
 
@@ -132,14 +136,12 @@ def test_a_few_changes_leave_the_collector_alone(
 def test_the_console_script_freezes_what_a_burst_makes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    count = collector.BURST_PATHS
-    write_workspace(tmp_path, {f"digest/m{i}.md": memory("budget\n") for i in range(count)})
-    engine = Engine.open(tmp_path)
+    engine, paths = _burst_sized_workspace(tmp_path)
     freeze_after_builds()
     try:
-        engine.apply(["digest/m0.md"])
+        engine.apply(paths[:1])
         assert gc.get_freeze_count() == 0  # a single change: nothing frozen
-        engine.apply([f"digest/m{i}.md" for i in range(count)])
+        engine.apply(paths)
         assert gc.get_freeze_count() > 0
     finally:
         freeze_after_builds(False)
