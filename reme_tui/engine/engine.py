@@ -52,7 +52,7 @@ from .index import (
     code_fingerprint,
     collector_paused,
     commit,
-    let_readers_in,
+    in_slices,
     now_ns,
     paused_for,
     try_load_model,
@@ -97,9 +97,6 @@ from .write import (
     UndoResult,
     WriteDoor,
 )
-
-# Memories `diagnostics` checks per hold of the index lock (~10 ms at 50,000 memories).
-DIAGNOSTICS_SLICE = 250
 
 __all__ = ["BuildOutcome", "Delta", "Engine", "EngineConfig", "WorkspaceError"]
 
@@ -515,21 +512,21 @@ class Engine:
     def diagnostics(self) -> list[Diagnostic]:
         """Every problem found, per file in path order (scan, read, parse, dangling links).
 
-        Worked out a slice of memories at a time under the index lock: at 50,000 memories
-        the whole pass takes about a second, and a search typed meanwhile (the app counts
-        them after every update) waited for all of it (issue 19)."""
+        Worked out a slice of memories at a time under the index lock (`in_slices`, as an
+        update is put in): at 50,000 memories the whole pass takes about a second, and a
+        search typed meanwhile (the app counts them after every update) waited for all of
+        it (issue 19)."""
         with self._lock:
             state = self._state
             found = [*state.scan_diagnostics, *state.failures.values()]
             paths = sorted(state.memories)
             context = self._checks.context()
-        for start in range(0, len(paths), DIAGNOSTICS_SLICE):
-            if start:
-                let_readers_in()
-            with self._lock:
-                found.extend(
-                    self._checks.diagnostics_of(paths[start : start + DIAGNOSTICS_SLICE], context)
-                )
+        checks = self._checks
+
+        def check(path: str) -> None:
+            found.extend(checks.diagnostics_of([path], context))
+
+        in_slices(self._lock, paths, check)
         found.sort(key=lambda d: (d.path, d.line or 0))
         return found
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from reme_tui.engine import engine as engine_module
 from reme_tui.engine.engine import Engine
+from reme_tui.engine.index import build as index_build
 from reme_tui.engine.search.types import SearchQuery
 from tests.helpers import memory, write_workspace
 
@@ -30,7 +30,8 @@ def test_the_slices_find_what_one_pass_finds(
 ) -> None:
     engine = Engine.open(_workspace(tmp_path))
     whole = engine.diagnostics()
-    monkeypatch.setattr(engine_module, "DIAGNOSTICS_SLICE", 5)
+    monkeypatch.setattr(index_build, "APPLY_SLICE", 5)
+    monkeypatch.setattr(index_build, "APPLY_SLICE_S", 3600.0)
     assert engine.diagnostics() == whole
     paths = {d.path for d in whole}
     assert paths >= {"digest/n00.md", "digest/n11.md", "digest/other.md", "digest/bad.md"}
@@ -40,7 +41,8 @@ def test_a_search_gets_the_index_between_slices(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     engine = Engine.open(_workspace(tmp_path))
-    monkeypatch.setattr(engine_module, "DIAGNOSTICS_SLICE", 5)
+    monkeypatch.setattr(index_build, "APPLY_SLICE", 5)
+    monkeypatch.setattr(index_build, "APPLY_SLICE_S", 3600.0)
     between, resume = threading.Event(), threading.Event()
 
     def pause_once() -> None:
@@ -48,7 +50,7 @@ def test_a_search_gets_the_index_between_slices(
             between.set()
             resume.wait()
 
-    monkeypatch.setattr(engine_module, "let_readers_in", pause_once)
+    monkeypatch.setattr(index_build, "let_readers_in", pause_once)
     found: list[object] = []
     counting = threading.Thread(target=lambda: found.append(engine.diagnostics()))
     counting.start()
@@ -70,7 +72,8 @@ def test_a_memory_removed_between_slices_is_left_out(
 ) -> None:
     root = _workspace(tmp_path)
     engine = Engine.open(root)
-    monkeypatch.setattr(engine_module, "DIAGNOSTICS_SLICE", 5)
+    monkeypatch.setattr(index_build, "APPLY_SLICE", 5)
+    monkeypatch.setattr(index_build, "APPLY_SLICE_S", 3600.0)
     removed = False
 
     def remove_a_later_one() -> None:
@@ -81,7 +84,7 @@ def test_a_memory_removed_between_slices_is_left_out(
             engine.apply(["digest/other.md"])
 
     assert "digest/other.md" in {d.path for d in engine.diagnostics()}
-    monkeypatch.setattr(engine_module, "let_readers_in", remove_a_later_one)
+    monkeypatch.setattr(index_build, "let_readers_in", remove_a_later_one)
     found = engine.diagnostics()
     assert removed
     assert "digest/other.md" not in {d.path for d in found}

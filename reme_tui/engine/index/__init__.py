@@ -4,7 +4,7 @@ that reads many files on many cores (``loader``), BM25 postings (``keyword``), t
 graph (``link_graph``), embeddings (``vectors``, ``semantic``), and the saved index for
 warm starts (``store``, ``store_choice``, ``pending``: read in the background)."""
 
-from .build import ProgressCallback, build_cold, build_warm, commit, let_readers_in
+from .build import ProgressCallback, build_cold, build_warm, commit, in_slices
 from .collector import collector_paused, freeze_after_builds, paused_for
 from .keyword import ChunkScore, KeywordIndex, TermScore
 from .link_graph import Edge, LinkGraph
@@ -57,7 +57,7 @@ __all__ = [
     "drop_standby_pool",
     "fork_pool_for_threads",
     "freeze_after_builds",
-    "let_readers_in",
+    "in_slices",
     "load_all",
     "load_model",
     "now_ns",

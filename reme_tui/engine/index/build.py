@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from ..files import FoundFile
 from ..records import Delta, Diagnostic, DocKey, Memory
@@ -20,11 +21,12 @@ from .store import Snapshot
 from .updates import Planner, Scope
 
 ProgressCallback = Callable[[int, int], None]
+T = TypeVar("T")
 
-# Files put into the index per hold of the index lock while an update lands: a search
-# typed during a burst of thousands of changed files waits for one slice, not the burst.
-# Measured at 10k memories, a 3,000-file burst: a search waited up to 4.9 s with the lock
-# held throughout, 27-40 ms in slices (`make bench`).
+# Items (files put into the index, memories checked for diagnostics) per hold of the index
+# lock in `in_slices`: a search typed during a burst of thousands of changed files waits
+# for one slice, not the burst. Measured at 10k memories, a 3,000-file burst: a search
+# waited up to 4.9 s with the lock held throughout, 27-40 ms in slices (`make bench`).
 APPLY_SLICE = 32
 # ... and a slice ends sooner once it has held the lock this long: at 50,000 memories, with
 # the screen and a diagnostics pass sharing the GIL, 32 files held it 50-120 ms (issue 19).
@@ -43,20 +45,25 @@ def let_readers_in() -> None:
     time.sleep(0)
 
 
-def commit(state: IndexState, update: Update, delta: Delta, lock: threading.RLock) -> None:
-    """Put a planned update into the index, a slice at a time under ``lock``."""
-    steps = state.steps(update)
+def in_slices(lock: threading.RLock, items: Sequence[T], work: Callable[[T], object]) -> None:
+    """``work`` on every item in order, holding ``lock`` a slice at a time (at most
+    APPLY_SLICE items and about APPLY_SLICE_S seconds), readers let in between."""
     done = 0
-    while done < len(steps):
+    while done < len(items):
         if done:
             let_readers_in()
         with lock:
             deadline = time.perf_counter() + APPLY_SLICE_S
-            for step in steps[done : done + APPLY_SLICE]:
-                state.apply_step(step, delta)
+            for item in items[done : done + APPLY_SLICE]:
+                work(item)
                 done += 1
                 if time.perf_counter() >= deadline:
                     break
+
+
+def commit(state: IndexState, update: Update, delta: Delta, lock: threading.RLock) -> None:
+    """Put a planned update into the index, a slice at a time under ``lock``."""
+    in_slices(lock, state.steps(update), lambda step: state.apply_step(step, delta))
 
 
 @dataclass(slots=True)
