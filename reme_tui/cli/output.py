@@ -10,7 +10,6 @@ imported only when text is written: ``--help``, ``--version`` and JSON output ne
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
@@ -18,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from reme_tui.cli.common import info
 from reme_tui.safe_text import for_json, for_terminal, for_terminal_line
 from reme_tui.shape_version import versioned
-from reme_tui.ui.rows import term_pattern  # a pure helper: no Textual
+from reme_tui.ui.rows import TermPattern, term_pattern  # pure helpers: no Textual
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -129,7 +128,7 @@ def format_response(response: SearchResponse) -> Text:
     return document
 
 
-def marked(text: str, terms: re.Pattern[str] | None) -> Text:
+def marked(text: str, terms: TermPattern | None) -> Text:
     """``text`` (already escaped) with every match of ``terms`` styled as a match."""
     from rich.text import Text
 

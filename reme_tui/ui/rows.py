@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
 from typing import Any
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+# A word character the tokenizer glues to its neighbours (any but a CJK ideograph), and
+# a term made only of them.
+_GLUE = re.compile(r"[^\W\u4e00-\u9fff]", re.IGNORECASE)
+_GLUED = re.compile(r"[^\W\u4e00-\u9fff]+")
 # A term starts and ends where no word character the tokenizer would glue to it stands
 # (CJK ideographs are split apart, so they are no such character).
 _WORD_END = r"(?:(?!\w)|(?=(?-i:[\u4e00-\u9fff])))"  # not before one
@@ -73,28 +78,90 @@ class ResultRow:
         )
 
 
-def term_pattern(terms: list[str] | tuple[str, ...]) -> re.Pattern[str] | None:
-    """A case-insensitive regex matching the query terms the way the tokenizer splits words."""
+class TermPattern:
+    """The query terms as they are found in a text: case-insensitively, each where the
+    tokenizer would cut it out (no word character it would glue on either side; CJK
+    ideographs are cut apart, so they glue to nothing).
+
+    Compiling the boundaries into one regex cost ~1.5 ms a term, again for every new set
+    of terms: the CJK range in a lookaround is a 21,000-character set that Python's
+    compiler walks (issue 19: half of showing a keystroke's results). Here the regex is
+    the bare alternation, and each match's two neighbours are checked with one class
+    compiled once. That finds what the boundary regex finds when every word term is
+    made of such word characters, as the tokenizer's terms are: a longer term refused at
+    a position means every shorter one there ends on a word character too. Other terms
+    (a letter whose lowercase adds a mark, as "İ" does; a hand-made list) keep the
+    boundary regex."""
+
+    __slots__ = ("_ascii", "_exact", "_loose", "_single")
+
+    def __init__(self, terms: tuple[str, ...]) -> None:
+        self._single = frozenset(term for term in terms if _CJK.fullmatch(term))
+        words = [re.escape(term) for term in terms if term not in self._single]
+        self._loose: re.Pattern[str] | None = None
+        self._ascii: re.Pattern[str] | None = None
+        self._exact: re.Pattern[str] | None = None
+        if all(_GLUED.fullmatch(term) for term in terms if term not in self._single):
+            self._loose = re.compile("|".join(map(re.escape, terms)), re.IGNORECASE)
+            # In ASCII text no ideograph stands beside a word, so \w is the boundary and
+            # the scan stays in C (the word first, as in `_boundary_regex`).
+            ascii_parts = [rf"{word}(?<!\w{word})(?!\w)" for word in words]
+            self._ascii = re.compile("|".join(ascii_parts), re.IGNORECASE) if words else None
+        else:
+            self._exact = _boundary_regex(terms)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """The matches in ``text``, left to right, not overlapping."""
+        if self._loose is None:
+            assert self._exact is not None
+            yield from self._exact.finditer(text)
+            return
+        if text.isascii():
+            if self._ascii is not None:
+                yield from self._ascii.finditer(text)
+            return
+        search, glue, single = self._loose.search, _GLUE.match, self._single
+        at = 0
+        while (match := search(text, at)) is not None:
+            start, end = match.span()
+            if match.group() in single or not (
+                (start and glue(text, start - 1)) or glue(text, end)
+            ):
+                yield match
+                at = end
+            else:
+                at = start + 1
+
+    @property
+    def checks_neighbours(self) -> bool:
+        """True when matches are checked one by one (the terms are tokenizer terms)."""
+        return self._loose is not None
+
+    def search(self, text: str) -> re.Match[str] | None:
+        """The first match in ``text``, or None."""
+        return next(self.finditer(text), None)
+
+
+def term_pattern(terms: list[str] | tuple[str, ...]) -> TermPattern | None:
+    """The query terms to find in rows and previews (see `TermPattern`); None without any."""
     return _compiled_terms(tuple(sorted({t for t in terms if t}, key=lambda t: (-len(t), t))))
 
 
 @lru_cache(maxsize=256)
-def _compiled_terms(terms: tuple[str, ...]) -> re.Pattern[str] | None:
-    """Compiled once per set of terms. The boundaries are written as ``\\w`` lookarounds
-    with the CJK range case-sensitive (``(?-i:...)``): a negated class with that range under
-    IGNORECASE made each compile ~5 ms, paid again by every keystroke's new terms. Each
-    word comes first and looks behind itself for its start (``(?<!\\wword)``, a fixed
-    width): a pattern that opens with a literal lets the scanner skip to the words' first
-    letters, twice as fast over a 3 KB chunk as a leading lookbehind tried at every
-    character (every shown row and preview block runs it)."""
+def _compiled_terms(terms: tuple[str, ...]) -> TermPattern | None:
+    return TermPattern(terms) if terms else None
+
+
+def _boundary_regex(terms: tuple[str, ...]) -> re.Pattern[str]:
+    """The terms with their boundaries in one regex. Each word comes first and looks
+    behind itself for its start (``(?<!\\wword)``, a fixed width): a pattern that opens
+    with a literal lets the scanner skip to the words' first letters."""
     cjk = [re.escape(term) for term in terms if _CJK.fullmatch(term)]
     words = [re.escape(term) for term in terms if not _CJK.fullmatch(term)]
     parts = [
         rf"{word}(?:(?<!\w{word})|(?<=(?-i:[\u4e00-\u9fff]){word})){_WORD_END}" for word in words
     ]
     parts.extend(cjk)
-    if not parts:
-        return None
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
@@ -121,7 +188,7 @@ def flat_text(text: str) -> str:
 
 
 def snippet(
-    text: str, pattern: re.Pattern[str] | None, width: int = 240, visible: int | None = None
+    text: str, pattern: TermPattern | None, width: int = 240, visible: int | None = None
 ) -> str:
     """A one-line excerpt of ``text`` whose matched terms fall inside the first ``visible``
     columns (the row's width; the rest is cut by the list): the window starts a few words

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from reme_tui.engine.dates import date_or_none
 from reme_tui.engine.index.semantic import SemanticStatus
+from reme_tui.engine.parse import tokenize
 from reme_tui.engine.search.grammar import SearchState, parse_query
 from reme_tui.ui.history import History, Visit
 from reme_tui.ui.rows import densest_start, snippet, term_pattern
@@ -194,6 +195,52 @@ def test_term_pattern_finds_what_the_reference_pattern_finds(terms: list[str], t
         return
     assert fast is not None
     assert [m.span() for m in fast.finditer(text)] == [m.span() for m in reference.finditer(text)]
+
+
+_GLUED_CHARS = st.sampled_from(list("abAB_1éÉßΣσς\u0130\u0131"))
+_TOKEN_TERMS = st.one_of(st.text(_GLUED_CHARS, min_size=1, max_size=4), st.sampled_from("数据中"))
+
+
+@given(st.lists(_TOKEN_TERMS, min_size=1, max_size=4), st.text(_ALPHABET, max_size=60))
+def test_terms_the_tokenizer_makes_are_matched_by_their_neighbours(
+    terms: list[str], text: str
+) -> None:
+    fast, reference = term_pattern(terms), _reference_pattern(terms)
+    assert fast is not None and reference is not None
+    assert fast.checks_neighbours
+    assert [m.span() for m in fast.finditer(text)] == [m.span() for m in reference.finditer(text)]
+    first = reference.search(text)
+    found = fast.search(text)
+    assert (found.span() if found else None) == (first.span() if first else None)
+
+
+@given(
+    st.lists(_TOKEN_TERMS, min_size=1, max_size=4),
+    st.text(st.sampled_from(list("abAB_1 -.\n")), max_size=60),
+)
+def test_in_ascii_text_the_terms_are_found_as_the_reference_finds_them(
+    terms: list[str], text: str
+) -> None:
+    fast, reference = term_pattern(terms), _reference_pattern(terms)
+    assert fast is not None and reference is not None
+    assert [m.span() for m in fast.finditer(text)] == [m.span() for m in reference.finditer(text)]
+
+
+@given(st.text(st.sampled_from(list("ab cAB_1-数据éßΣ")), max_size=40))
+def test_a_query_s_tokens_take_the_neighbour_check(query: str) -> None:
+    pattern = term_pattern(tokenize(query))
+    assert pattern is None or pattern.checks_neighbours
+
+
+def test_a_lowercase_that_adds_a_mark_keeps_the_boundary_regex() -> None:
+    pattern = term_pattern(tokenize("1İ"))  # "1i̇": the dot is no word character
+    assert pattern is not None and not pattern.checks_neighbours
+
+
+def test_hand_made_terms_keep_the_boundary_regex() -> None:
+    pattern = term_pattern(["a b", "x-y"])
+    assert pattern is not None and not pattern.checks_neighbours
+    assert [m.group() for m in pattern.finditer("A b, xa b, x-y")] == ["A b", "x-y"]
 
 
 def test_snippet_centres_on_the_first_match_and_drops_heading_marks() -> None:

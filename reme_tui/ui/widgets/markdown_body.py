@@ -12,7 +12,6 @@ the screen 3-4 times (~5 ms each at 50,000 memories, issue 19).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -29,6 +28,7 @@ from reme_tui.ui.focus import FollowsFocus
 
 if TYPE_CHECKING:
     from reme_tui.ui.markdown_lines import Line, SourceBlock
+    from reme_tui.ui.rows import TermPattern
 
 
 # markdown_lines (markdown-it and rich.markdown: ~45 ms to import) is imported by the
@@ -77,7 +77,7 @@ class MarkdownBody(FollowsFocus, ScrollView):
         super().__init__(id=id)
         self.source = ""  # the Markdown shown
         self.blocks: list[SourceBlock] = []
-        self.pattern: re.Pattern[str] | None = None
+        self.pattern: TermPattern | None = None
         self.matched: set[int] = set()  # block indexes shown as matched
         self.current: int | None = None  # the block n/N is on
         self._width = 0
@@ -89,7 +89,7 @@ class MarkdownBody(FollowsFocus, ScrollView):
 
     # -- content -------------------------------------------------------------
 
-    def set_body(self, body: str, pattern: re.Pattern[str] | None) -> None:
+    def set_body(self, body: str, pattern: TermPattern | None) -> None:
         self.generation += 1
         self.source = body
         self.plain = None
@@ -103,7 +103,7 @@ class MarkdownBody(FollowsFocus, ScrollView):
         self.matched, self.current = set(), None
         self._reset()
 
-    def set_plain(self, text: str, pattern: re.Pattern[str] | None) -> None:
+    def set_plain(self, text: str, pattern: TermPattern | None) -> None:
         """``text`` as it is, a line a line (cut, not wrapped): the first paint while the
         cursor moves, before `set_body` renders the Markdown. The same widget shows both,
         so the switch is a repaint and not a Static shown and hidden (two layouts of the

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -17,7 +16,7 @@ from textual.widgets import Label
 from reme_tui.safe_text import for_terminal_line
 from reme_tui.ui.focus import FollowsFocus
 from reme_tui.ui.messages import OpenMemory
-from reme_tui.ui.rows import ResultRow, snippet, term_pattern
+from reme_tui.ui.rows import ResultRow, TermPattern, snippet, term_pattern
 from reme_tui.ui.widgets.line_list import LineList, Piece, pieces_content
 from reme_tui.ui.widgets.match_chart import Chart, MatchChart
 from reme_tui.ui.widgets.steady_label import SteadyLabel
@@ -30,7 +29,7 @@ MUTED_HIT = ("$text-muted", HIT_STYLE)
 
 
 def row_pieces(
-    row: ResultRow, pattern: re.Pattern[str] | None, width: int = 240, visible: int | None = None
+    row: ResultRow, pattern: TermPattern | None, width: int = 240, visible: int | None = None
 ) -> tuple[list[Piece], list[Piece]]:
     """A row's two lines as pieces: path · date · tags · score, then the snippet with the
     matches of ``pattern`` (see `term_pattern`, built once for all rows) marked. Fields
@@ -68,7 +67,7 @@ def _one_line(text: str) -> str:
 
 
 def row_prompt(
-    row: ResultRow, pattern: re.Pattern[str] | None, width: int = 240, visible: int | None = None
+    row: ResultRow, pattern: TermPattern | None, width: int = 240, visible: int | None = None
 ) -> Content:
     """`row_pieces` as one Content (two lines)."""
     return pieces_content(row_pieces(row, pattern, width, visible))
@@ -88,12 +87,12 @@ class ResultList(FollowsFocus, LineList):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.rows: list[ResultRow] = []
-        self.pattern: re.Pattern[str] | None = None
+        self.pattern: TermPattern | None = None
 
     def show_rows(
         self,
         rows: list[ResultRow],
-        pattern: re.Pattern[str] | None,
+        pattern: TermPattern | None,
         highlighted: int,
         *,
         scroll_y: int = 0,
