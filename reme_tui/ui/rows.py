@@ -111,16 +111,17 @@ class TermPattern:
             self._exact = _boundary_regex(terms)
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        """The matches in ``text``, left to right, not overlapping."""
+        """The matches in ``text``, left to right, not overlapping (the regex's own
+        iterator where one regex decides: every shown row and preview line runs this)."""
         if self._loose is None:
             assert self._exact is not None
-            yield from self._exact.finditer(text)
-            return
+            return self._exact.finditer(text)
         if text.isascii():
-            if self._ascii is not None:
-                yield from self._ascii.finditer(text)
-            return
-        search, glue, single = self._loose.search, _GLUE.match, self._single
+            return iter(()) if self._ascii is None else self._ascii.finditer(text)
+        return self._checked(self._loose, text)
+
+    def _checked(self, loose: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+        search, glue, single = loose.search, _GLUE.match, self._single
         at = 0
         while (match := search(text, at)) is not None:
             start, end = match.span()
