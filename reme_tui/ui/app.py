@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import events, work
 from textual.app import App, SuspendNotSupported, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 from textual.timer import Timer
@@ -43,6 +44,7 @@ from reme_tui.engine.files import PathOutsideWorkspace, awatch_batches
 from reme_tui.engine.history import ChangeHistory, HistoryError
 from reme_tui.engine.index import drop_standby_pool
 from reme_tui.engine.write import Journal
+from reme_tui.safe_text import for_terminal
 from reme_tui.ui import lazy_strips
 from reme_tui.ui.commands import RemeCommands
 from reme_tui.ui.focus import bindings_ran
@@ -229,6 +231,24 @@ class RemeApp(ShowsWorkerFailures, App[None]):
 
     def get_default_screen(self) -> MainScreen:
         return self.main_screen
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every toast is plain text (``markup`` is ignored): its words come from file
+        names, tags and errors, and Textual would read them as markup. A memory named
+        ``[@click=app.quit]x.md`` made a rename toast a link that quit the app, and
+        "[history] enabled = false" lost its brackets. Screens and widgets pass
+        ``markup=True`` by default, so it cannot be a default here."""
+        super().notify(
+            for_terminal(message), title=title, severity=severity, timeout=timeout, markup=False
+        )
 
     def on_mount(self) -> None:
         self._apply_theme(self.requested_theme)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import pytest
 from textual import on
@@ -249,3 +250,35 @@ async def test_a_row_shows_control_characters_as_escapes(app_factory: AppFactory
         )
         assert "\x1b" not in drawn and "\x07" not in drawn and "\t" not in drawn
         assert "a\\x1b[2J.md" in drawn and "#t\\x07" in drawn and "\\x1b]0;x\\x07" in drawn
+
+
+async def test_a_new_title_repaints_only_the_pane_s_top_line(app_factory: AppFactory) -> None:
+    """Textual's `border_title` setter repaints the whole pane on every keystroke; the
+    results pane repaints the one line that shows its title, and shows it."""
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = app.main_screen.query_one(ResultsPane)
+        rows = [
+            ResultRow(f"daily/n{i}.md", 1, 2, None, (), None, None, "budget", 1.0)
+            for i in range(5)
+        ]
+        pane.set_rows(rows, ["budget"], title="Results (first)", empty="", keep=False)
+        await pilot.pause()
+        painted: list[int] = []
+        styles_cache = pane._styles_cache
+        render_line = styles_cache.render_line
+
+        def counted(*args: Any, **kwargs: Any) -> Strip:
+            painted.append(1)
+            return render_line(*args, **kwargs)
+
+        styles_cache.render_line = counted  # type: ignore[method-assign]
+        pane.set_rows(rows, ["budget"], title="Results (second)", empty="", keep=False)
+        await pilot.pause()
+        assert len(painted) == 1
+        assert "second" in app.export_screenshot()
+        painted.clear()
+        pane.set_rows(rows, ["budget"], title="Results (second)", empty="", keep=False)
+        await pilot.pause()
+        assert painted == []

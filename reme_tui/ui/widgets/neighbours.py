@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 
 from reme_tui.ui.focus import FollowsFocus
 from reme_tui.ui.messages import OpenMemory, OpenSource
+from reme_tui.ui.widgets.border_title import set_border_title
 
 _SOURCE_ICONS = {"conversation": "💬", "image": "▣", "resource": "▤", "memory": "→", "file": "▤"}
 
@@ -76,7 +77,7 @@ class NeighboursList(FollowsFocus, OptionList):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.border_title = "Links"
+        set_border_title(self, "Links")
         self.counts = (0, 0, 0)
         self.out_anchors: dict[str, str] = {}  # outlink path -> the first #heading it names
 
@@ -86,7 +87,7 @@ class NeighboursList(FollowsFocus, OptionList):
         if neighbours is None:
             self.counts = (0, 0, 0)
             self.set_options([])
-            self.border_title = "Links"
+            set_border_title(self, "Links")
             return
         out, back, dangling = neighbours.outlinks, neighbours.inlinks, neighbours.dangling
         sources = getattr(neighbours, "sources", [])
@@ -140,10 +141,11 @@ class NeighboursList(FollowsFocus, OptionList):
                 )
             )
         self.set_options(options)
-        self.border_title = (
+        set_border_title(
+            self,
             f"Links → {len(out)}  ← {len(back)}"
             + (f"  ✗ {len(dangling)}" if dangling else "")
-            + (f"  ≈ {len(similar)}" if similar else "")
+            + (f"  ≈ {len(similar)}" if similar else ""),
         )
 
     @on(OptionList.OptionSelected)

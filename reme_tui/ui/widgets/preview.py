@@ -19,6 +19,7 @@ from reme_tui.ui.cells import cut_left
 from reme_tui.ui.file_notes import warning_line, warnings_of
 from reme_tui.ui.messages import OpenMemory, OpenSource
 from reme_tui.ui.rows import term_pattern
+from reme_tui.ui.widgets.border_title import set_border_title
 from reme_tui.ui.widgets.markdown_body import MarkdownBody
 from reme_tui.ui.widgets.steady_label import SteadyLabel
 from reme_tui.ui.widgets.tag_chips import TagChips
@@ -59,7 +60,7 @@ class Preview(Vertical):
         self.body_hits: list[int] = []  # the body's blocks holding them, in reading order
         self.hit_index = -1
         self.inserted: tuple[tuple[int, int], ...] = ()
-        self.border_title = "Preview"
+        set_border_title(self, "Preview")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="preview-header"):
@@ -85,7 +86,7 @@ class Preview(Vertical):
         self.query_one("#preview-notes", Label).display = False
         self.query_one(TagChips).show(())
         self._show_body("")
-        self.border_title = "Preview"
+        set_border_title(self, "Preview")
 
     async def show_plain(self, data: PreviewData) -> None:
         """A fast first paint while the cursor moves: the header and the body as plain
@@ -137,7 +138,7 @@ class Preview(Vertical):
         """Name, description, tag chips and location of ``data``; False when it is gone."""
         memory = data.memory
         self.path, self.memory = data.path, memory
-        self.border_title = data.path
+        set_border_title(self, data.path)
         if memory is None:
             await self.show_deleted(data.path)
             return False
@@ -183,7 +184,7 @@ class Preview(Vertical):
 
     async def show_deleted(self, path: str) -> None:
         self.path, self.memory, self.explain = path, None, None
-        self.border_title = path
+        set_border_title(self, path)
         self.query_one("#preview-name", Label).update(
             Content.styled(f"{path} was deleted", "bold $text-error")
         )

@@ -17,6 +17,7 @@ from reme_tui.safe_text import for_terminal_line
 from reme_tui.ui.focus import FollowsFocus
 from reme_tui.ui.messages import OpenMemory
 from reme_tui.ui.rows import ResultRow, TermPattern, snippet, term_pattern
+from reme_tui.ui.widgets.border_title import set_border_title
 from reme_tui.ui.widgets.line_list import LineList, Piece, pieces_content
 from reme_tui.ui.widgets.match_chart import Chart, MatchChart
 from reme_tui.ui.widgets.steady_label import SteadyLabel
@@ -121,7 +122,7 @@ class ResultsPane(Vertical):
         self.terms: list[str] = []
         self.total = 0  # matches in all; more than the rows when the list can page further
         self.renamed: dict[str, str] = {}  # old path -> new, for the selection to follow
-        self.border_title = "Results"
+        set_border_title(self, "Results")
 
     def compose(self) -> ComposeResult:
         yield MatchChart(id="chart")
@@ -157,7 +158,7 @@ class ResultsPane(Vertical):
         previous_index = result_list.highlighted
         keep_y = result_list.scroll_offset.y
         self.rows, self.terms = rows, terms
-        self.border_title = title
+        set_border_title(self, title)
         self.total = max(total or 0, len(rows))
         if counted:
             self.query_one(MatchChart).show(chart or Chart.of([row.date for row in rows]))
@@ -188,7 +189,7 @@ class ResultsPane(Vertical):
     def set_total(self, total: int, chart: Chart | None, *, title: str) -> None:
         """Every match counted (after `set_rows` without ``counted``)."""
         self.total = max(total, len(self.rows))
-        self.border_title = title
+        set_border_title(self, title)
         self.query_one(MatchChart).show(chart or Chart.of([row.date for row in self.rows]))
 
     def show_building(self, failed: bool = False) -> None:

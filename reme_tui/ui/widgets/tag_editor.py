@@ -31,6 +31,7 @@ from reme_tui.engine.tags import MAX_TAGS_PER_FILE, TagWarning
 from reme_tui.safe_text import for_terminal_line
 from reme_tui.ui.focus import FollowsFocus, KeepsKeyOrder, focus_now
 from reme_tui.ui.tag_draft import Suggestion, TagDraft, first_near_duplicate, pack
+from reme_tui.ui.widgets.border_title import set_border_title
 
 HELP = (
     "Enter add/save · Tab complete · ↑↓ pick · ← chips: ctrl+←→ move, "
@@ -259,7 +260,7 @@ class TagEditor(Vertical):
         self.typed_early: list[str] = []
         self.loaded = False
         self.packed_width = 0
-        self.border_title = f"Tags of {path}"
+        set_border_title(self, f"Tags of {path}")
         self.border_subtitle = "loading…"
 
     def compose(self) -> ComposeResult:

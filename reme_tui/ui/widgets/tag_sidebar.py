@@ -15,6 +15,7 @@ from textual.widgets import Input, Label
 from reme_tui.safe_text import for_terminal_line
 from reme_tui.ui.focus import FollowsFocus, KeepsKeyOrder, focus_now, is_bound
 from reme_tui.ui.messages import TagChosen
+from reme_tui.ui.widgets.border_title import set_border_title
 from reme_tui.ui.widgets.line_list import LineList
 
 
@@ -105,7 +106,7 @@ class TagSidebar(Vertical):
         self.sort_by = "file_count"
         self.selected: frozenset[str] = frozenset()
         self.excluded: frozenset[str] = frozenset()
-        self.border_title = "Tags"
+        set_border_title(self, "Tags")
         self.prompt_width = 0  # the row width the prompts were made for
 
     def compose(self) -> ComposeResult:
