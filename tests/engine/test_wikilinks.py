@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from reme_tui.engine.parse.wikilinks import (
+    WIKILINK_PATTERN,
     Wikilink,
     find_wikilinks,
     parse_links,
@@ -44,3 +47,21 @@ def test_byte_spans_are_the_character_spans(text: str) -> None:
         for w in find_wikilinks(text)
     ]
     assert wikilink_byte_spans(data) == expected
+
+
+# Pieces of wikilinks, so that most texts hold some (single characters seldom make one).
+_PIECES = ["[[", "]]", "!", "![[", "[", "]", "a", "b.md", " ", "#", "|", "\n"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=20).map("".join))
+def test_the_links_are_those_of_the_whole_pattern(text: str) -> None:
+    """The search starts at `[[` and reads a `!` before it: the same links, spans and
+    embeds as the whole pattern (the one ReMe's syntax is written as) finds."""
+    whole = re.compile(WIKILINK_PATTERN)
+    expected = [
+        (m.group("target").strip(), m.group("embed") is not None, m.start(), m.end())
+        for m in whole.finditer(text)
+        if m.group("target").strip()
+    ]
+    assert [(w.target, w.embed, w.start, w.end) for w in find_wikilinks(text)] == expected
+    assert wikilink_byte_spans(text.encode()) == [(start, end) for *_, start, end in expected]
