@@ -5,15 +5,30 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import islice
 from typing import Any
 
-_CJK = re.compile(r"[\u4e00-\u9fff]")
-# A word character the tokenizer glues to its neighbours (any but a CJK ideograph), and
-# a term made only of them.
-_GLUE = re.compile(r"[^\W\u4e00-\u9fff]", re.IGNORECASE)
-_GLUED = re.compile(r"[^\W\u4e00-\u9fff]+")
+
+# The CJK range makes a class slow to compile (~2-5 ms each, before the app's first
+# screen if done on import): these are compiled with the first search's terms.
+@cache
+def _cjk() -> re.Pattern[str]:
+    return re.compile(r"[\u4e00-\u9fff]")
+
+
+@cache
+def _glue() -> re.Pattern[str]:
+    """A word character the tokenizer glues to its neighbours (any but an ideograph)."""
+    return re.compile(r"[^\W\u4e00-\u9fff]", re.IGNORECASE)
+
+
+@cache
+def _glued() -> re.Pattern[str]:
+    """A term made only of such characters."""
+    return re.compile(r"[^\W\u4e00-\u9fff]+")
+
+
 # A term starts and ends where no word character the tokenizer would glue to it stands
 # (CJK ideographs are split apart, so they are no such character).
 _WORD_END = r"(?:(?!\w)|(?=(?-i:[\u4e00-\u9fff])))"  # not before one
@@ -96,12 +111,12 @@ class TermPattern:
     __slots__ = ("_ascii", "_exact", "_loose", "_single")
 
     def __init__(self, terms: tuple[str, ...]) -> None:
-        self._single = frozenset(term for term in terms if _CJK.fullmatch(term))
+        self._single = frozenset(term for term in terms if _cjk().fullmatch(term))
         words = [re.escape(term) for term in terms if term not in self._single]
         self._loose: re.Pattern[str] | None = None
         self._ascii: re.Pattern[str] | None = None
         self._exact: re.Pattern[str] | None = None
-        if all(_GLUED.fullmatch(term) for term in terms if term not in self._single):
+        if all(_glued().fullmatch(term) for term in terms if term not in self._single):
             self._loose = re.compile("|".join(map(re.escape, terms)), re.IGNORECASE)
             # In ASCII text no ideograph stands beside a word, so \w is the boundary and
             # the scan stays in C (the word first, as in `_boundary_regex`).
@@ -121,7 +136,7 @@ class TermPattern:
         return self._checked(self._loose, text)
 
     def _checked(self, loose: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
-        search, glue, single = loose.search, _GLUE.match, self._single
+        search, glue, single = loose.search, _glue().match, self._single
         at = 0
         while (match := search(text, at)) is not None:
             start, end = match.span()
@@ -157,8 +172,8 @@ def _boundary_regex(terms: tuple[str, ...]) -> re.Pattern[str]:
     """The terms with their boundaries in one regex. Each word comes first and looks
     behind itself for its start (``(?<!\\wword)``, a fixed width): a pattern that opens
     with a literal lets the scanner skip to the words' first letters."""
-    cjk = [re.escape(term) for term in terms if _CJK.fullmatch(term)]
-    words = [re.escape(term) for term in terms if not _CJK.fullmatch(term)]
+    cjk = [re.escape(term) for term in terms if _cjk().fullmatch(term)]
+    words = [re.escape(term) for term in terms if not _cjk().fullmatch(term)]
     parts = [
         rf"{word}(?:(?<!\w{word})|(?<=(?-i:[\u4e00-\u9fff]){word})){_WORD_END}" for word in words
     ]
