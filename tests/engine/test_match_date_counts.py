@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from reme_tui.engine import Engine
+from reme_tui.engine.index import state as state_module
 from reme_tui.engine.search import Filters, SearchQuery
 from tests.helpers import memory, write_workspace
 
@@ -63,3 +67,51 @@ def test_date_counts_follow_a_changed_date_and_a_new_memory(tmp_path: Path) -> N
     after = engine.match_date_counts("budget")
     assert after == dates_of_every_hit(engine, "budget")
     assert after != before and after["2026-03-08"] == 1
+
+
+@pytest.mark.parametrize(
+    ("seed", "compact", "touched_limit"),
+    [(0, False, 1 << 16), (1, True, 1 << 16), (2, True, 5), (3, False, 3)],
+)
+def test_date_counts_follow_random_churn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int, compact: bool, touched_limit: int
+) -> None:
+    """The date table is caught up from the paths each change touched (issue 19): after
+    any mix of new, deleted, moved-to-another-day and rewritten memories, with the keyword
+    index compacted (path ids handed out anew) and the touched log starting over, the counts
+    are those of every hit."""
+    monkeypatch.setattr(state_module, "TOUCHED_LIMIT", touched_limit)
+    rng = random.Random(seed)
+    engine = _engine(tmp_path)
+    root = engine.root
+    live = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.md"))
+    for step in range(30):
+        action = rng.choice(["add", "delete", "move", "rewrite"])
+        touched: list[Path] = []
+        if action == "add" or not live:
+            rel = f"daily/2026-03-0{rng.randint(1, 9)}/s{step}.md"
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(memory(f"budget {rng.choice(['plan', 'x'])}\n"), "utf-8")
+            live.append(rel)
+            touched.append(root / rel)
+        elif action == "delete":
+            rel = live.pop(rng.randrange(len(live)))
+            (root / rel).unlink()
+            touched.append(root / rel)
+        elif action == "move":
+            rel = live.pop(rng.randrange(len(live)))
+            moved = f"daily/2026-04-0{rng.randint(1, 9)}/m{step}.md"
+            (root / moved).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).rename(root / moved)
+            live.append(moved)
+            touched += [root / rel, root / moved]
+        else:
+            rel = rng.choice(live)
+            (root / rel).write_text(memory(rng.choice(["budget plan\n", "other\n"])), "utf-8")
+            touched.append(root / rel)
+        engine.apply(touched)
+        if compact and step % 4 == 3:  # path ids handed out anew
+            with engine._lock:
+                engine._state.keyword.compact()
+        for text in ("budget", "plan"):
+            assert engine.match_date_counts(text) == dates_of_every_hit(engine, text), (step, text)

@@ -260,8 +260,7 @@ async def test_a_new_title_repaints_only_the_pane_s_top_line(app_factory: AppFac
         await settle(pilot)
         pane = app.main_screen.query_one(ResultsPane)
         rows = [
-            ResultRow(f"daily/n{i}.md", 1, 2, None, (), None, None, "budget", 1.0)
-            for i in range(5)
+            ResultRow(f"daily/n{i}.md", 1, 2, None, (), None, None, "budget", 1.0) for i in range(5)
         ]
         pane.set_rows(rows, ["budget"], title="Results (first)", empty="", keep=False)
         await pilot.pause()

@@ -146,6 +146,8 @@ class KeywordIndex:
         self.k1 = float(k1)
         self.b = float(b)
         self._min_stale = int(min_stale_to_compact)
+        # Moves on whenever path ids are handed out anew (a compaction or a load).
+        self.path_numbering = 0
         self._clear()
 
     def _clear(self) -> None:
@@ -509,6 +511,7 @@ class KeywordIndex:
             raise ValueError("inconsistent keyword index state")
 
         self._clear()
+        self.path_numbering += 1
         cap = max(64, n_docs)
         self._n_slots = n_docs
         self._slot_key = list(keys)
@@ -740,6 +743,15 @@ class KeywordIndex:
     def paths_by_id(self) -> list[str]:
         """Every path the index has given an id, in id order."""
         return list(self._path_id)  # ids are handed out in insertion order
+
+    def path_id(self, path: str) -> int | None:
+        """The id of ``path`` (see `paths_by_id`), or None when it never had one."""
+        return self._path_id.get(path)
+
+    @property
+    def path_count(self) -> int:
+        """How many paths have an id (the next one handed out)."""
+        return len(self._path_id)
 
     def top_k(
         self,

@@ -33,6 +33,10 @@ class Update:
     forget: list[str] = field(default_factory=list)
 
 
+# Touched paths kept before the log starts over (a reader then rebuilds what it derives).
+TOUCHED_LIMIT = 1 << 16
+
+
 class IndexState:
     """Memories, chunks, keyword postings, tags, links, dates and vectors, together."""
 
@@ -53,9 +57,15 @@ class IndexState:
         self.stat_only_changes = False
         self._frontmatter_keys: tuple[int, frozenset[str]] | None = None
         self._strings = StringPool()  # equal strings of the records held once
+        # The paths indexed or taken out, in order, since `touched_epoch` began: tables
+        # derived from the memories (the match count's dates) catch up from where they
+        # last read instead of walking every memory again after each change (issue 19).
+        self.touched: list[str] = []
+        self.touched_epoch = 0
 
     def reset(self) -> None:
         self.generation += 1
+        self._restart_touched()
         self.memories.clear()
         self.chunks.clear()
         self.keyword = KeywordIndex()
@@ -83,6 +93,7 @@ class IndexState:
         if not shared:
             self._strings.share(memory, paths_in(self.memories))
         path = memory.path
+        self._touch(path)
         self.memories[path] = memory
         for chunk in memory.chunks:
             self.chunks[(path, chunk.start_line)] = chunk
@@ -106,6 +117,7 @@ class IndexState:
         """Take the memory at ``path`` out of every index; returns the tags that moved."""
         self.generation += 1
         memory = self.memories.pop(path)
+        self._touch(path)
         for chunk in memory.chunks:
             self.chunks.pop((path, chunk.start_line), None)
         self.keyword.remove_path(path)
@@ -157,6 +169,15 @@ class IndexState:
             self.forget(step, delta)
         else:
             self.put(step, delta)
+
+    def _touch(self, path: str) -> None:
+        if len(self.touched) >= TOUCHED_LIMIT:
+            self._restart_touched()  # readers start over from the whole state
+        self.touched.append(path)
+
+    def _restart_touched(self) -> None:
+        self.touched = []
+        self.touched_epoch += 1
 
     # -- whole states: a cold build's result, a saved index -------------------
 

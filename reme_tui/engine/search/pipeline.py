@@ -21,6 +21,7 @@ from ..parse import tokenize
 from ..records import DocKey, Memory
 from ..reme import RemeChecks, RemeLayout, SourceChecker
 from ..tags import TagError, normalize_query_tags
+from .date_table import DatesByPathId
 from .filters import NO_FILTERS, Filters
 from .fusion import Ranked, apply_cutoff, candidate_count, fuse
 from .reme_filters import PathFilter, metadata_matches
@@ -81,7 +82,7 @@ class SearchPipeline:
         self._checks = checks
         self._filter_cache: dict[Filters, _FilterResult] = {}
         self._cache_generation = -1
-        self._dates_cache: tuple[int, np.ndarray, list[str | None]] | None = None
+        self._dates = DatesByPathId()
 
     # -- filters --------------------------------------------------------------
 
@@ -308,32 +309,9 @@ class SearchPipeline:
             path_ids = keyword.matching_path_ids(tokens, allowed_mask=self._allowed_mask(allowed))
             if not path_ids.shape[0]:
                 return Counter()
-            date_of_path, dates = self._dates_by_path_id()
+            date_of_path, dates = self._dates.get(self._state)
             per_date = np.bincount(date_of_path[path_ids], minlength=len(dates))
         return Counter({dates[i]: int(per_date[i]) for i in np.flatnonzero(per_date).tolist()})
-
-    def _dates_by_path_id(self) -> tuple[np.ndarray, list[str | None]]:
-        """For each keyword-index path id the index of its memory's date in the list of
-        distinct dates (computed once per state generation; call with the lock held)."""
-        state = self._state
-        cached = self._dates_cache
-        if cached is not None and cached[0] == state.generation:
-            return cached[1], cached[2]
-        memories = state.memories
-        dates: list[str | None] = [None]
-        index_of: dict[str | None, int] = {None: 0}
-        where = []
-        for path in state.keyword.paths_by_id():
-            memory = memories.get(path)
-            date = memory.date if memory is not None else None
-            at = index_of.get(date)
-            if at is None:
-                at = index_of[date] = len(dates)
-                dates.append(date)
-            where.append(at)
-        date_of_path = np.array(where, dtype=np.int64)
-        self._dates_cache = (state.generation, date_of_path, dates)
-        return date_of_path, dates
 
     def browse(self, filters: Filters = NO_FILTERS, *, limit: int = 200) -> list[Memory]:
         """Memories passing ``filters``, newest first (undated last, then by path)."""
