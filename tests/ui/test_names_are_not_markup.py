@@ -3,16 +3,30 @@ where ``[@click=app.quit]`` is a link that runs an action when clicked."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from rich.style import Style
+from rich.text import Text
 from textual.content import Content
 from textual.visual import visualize
 from textual.widget import Widget
-from textual.widgets import Label, Static
+from textual.widgets import Collapsible, DataTable, Input, Label, OptionList, Static
+from textual.widgets._collapsible import CollapsibleTitle
 
+from reme_tui.engine import Filters, SearchQuery
+from reme_tui.engine.reme import parse_transcript
+from reme_tui.engine.tags import DismissedPairs
+from reme_tui.engine.write import RevertPlan, plan_merge
+from reme_tui.engine.write.revert import RevertStep
 from reme_tui.ui.app import RemeApp
+from reme_tui.ui.screens.changes import RevertConfirmScreen
+from reme_tui.ui.screens.diagnostics import FixPreviewScreen
+from reme_tui.ui.screens.dupes import DismissedPairsScreen, DupesScreen, MergeConfirmScreen
+from reme_tui.ui.screens.explain import ExplainScreen
+from reme_tui.ui.screens.transcript import TranscriptScreen
 from reme_tui.ui.widgets.chips import Chip
 from reme_tui.ui.widgets.match_chart import MatchChart
 from reme_tui.ui.widgets.preview import Preview
@@ -22,7 +36,7 @@ from reme_tui.ui.widgets.status_bar import StatusBar
 from reme_tui.ui.widgets.tag_chips import TagChips
 from reme_tui.ui.widgets.tag_editor import EditChip, TagEditor
 
-from .conftest import SIZE, AppFactory, settle
+from .conftest import SIZE, AppFactory, settle, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -209,3 +223,99 @@ async def test_the_tag_editor_shows_tags_and_errors_as_written(
         banner = editor.query_one("#tag-editor-banner", Static)
         assert shown(banner) == f"✗ Not saved: {HOSTILE}: {CLICK}denied[/b]"
         assert "[@click=app.quit]denied[/b]" in screen_text(app)
+
+
+async def test_the_duplicate_review_shows_tags_and_paths_as_written(
+    app_factory: AppFactory, markup_workspace: Path
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "d")
+        await wait_for(pilot, lambda: isinstance(app.screen, DupesScreen))
+        screen = app.screen
+        assert isinstance(screen, DupesScreen)
+        await wait_for(pilot, lambda: bool(screen.clusters))
+        cluster = next(c for c in screen.clusters if TAG in c.tags)
+        table = screen.query_one(DataTable)
+        row = table.get_row_at(screen.clusters.index(cluster))
+        assert all(isinstance(cell, Text) for cell in row[2:])
+        assert str(row[2]) == TAG and str(row[3]) == ", ".join(cluster.tags)
+        table.move_cursor(row=screen.clusters.index(cluster))
+        await pilot.pause()
+        target = screen.query_one("#dupes-target", Input)
+        target.focus()
+        target.value = VARIANT
+        await pilot.press("enter")
+        await pilot.pause()
+        assert str(table.get_row_at(table.cursor_row)[2]) == VARIANT
+
+        plan = plan_merge(app.engine, [TAG, VARIANT], TAG)
+        plan = replace(plan, skipped=(*plan.skipped, (OTHER, f"{CLICK}read-only[/b]")))
+        app.push_screen(MergeConfirmScreen(plan))
+        await settle(pilot)
+        merge = app.screen
+        assert shown(merge.query_one("#merge-title", Label)).startswith(
+            f"Merge {VARIANT} into {TAG}: 1 file"
+        )
+        assert shown(merge.query_one("#merge-skipped", Label)) == (
+            f"Skipped (cannot be edited safely): {OTHER}: {CLICK}read-only[/b]"
+        )
+        await pilot.press("escape")
+        await settle(pilot)
+
+        DismissedPairs(app.engine.root).dismiss((TAG, f"{CLICK}[draft]"))
+        app.push_screen(DismissedPairsScreen(DismissedPairs(app.engine.root)))
+        await settle(pilot)
+        listed = app.screen.query_one(OptionList)
+        prompt = listed.get_option_at_index(0).prompt
+        visual = visualize(listed, prompt, markup=listed._markup)
+        assert isinstance(visual, Content) and not _actions(visual)
+        assert visual.plain == f"{CLICK}[draft] ↔ {TAG}"
+        assert app.is_running
+
+
+async def test_diagnostics_explain_changes_and_transcripts_show_text_as_written(
+    app_factory: AppFactory, markup_workspace: Path
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.push_screen(FixPreviewScreen(HOSTILE, f"-memory_tags: {TAG}\n+memory_tags: []\n"))
+        await settle(pilot)
+        assert shown(app.screen.query_one("#fix-title", Label)).startswith(
+            f"Fix the tags of {HOSTILE}? "
+        )
+        app.pop_screen()
+        await settle(pilot)
+
+        # A search for the variant: the memory carrying the spelling in use is dropped by
+        # the tag stage, and the hint names that spelling.
+        query = SearchQuery(text="zanzibar", filters=Filters(tags=(VARIANT,)))
+        app.push_screen(ExplainScreen(app.engine.explain(OTHER, query), f"zanzibar {CLICK}"))
+        await settle(pilot)
+        hint = shown(app.screen.query_one("#explain-hint", Label))
+        assert f"(merge `{TAG}`?)" in hint
+        assert f"zanzibar {CLICK}" in shown(app.screen.query_one("#explain-title", Label))
+        app.pop_screen()
+        await settle(pilot)
+
+        plan = RevertPlan(f"revert merge {VARIANT} → {TAG}", [RevertStep(HOSTILE, None, None)])
+        app.push_screen(RevertConfirmScreen(plan))
+        await settle(pilot)
+        assert shown(app.screen.query_one("#revert-title", Label)).startswith(
+            f"revert merge {VARIANT} → {TAG}: 1 file"
+        )
+        assert shown(app.screen.query_one("#revert-listing", Static)).endswith(HOSTILE)
+        app.pop_screen()
+        await settle(pilot)
+
+        call = {"type": "tool_use", "name": f"{CLICK}tool[/b]", "input": {"q": "[draft]"}}
+        record = {"role": "assistant", "name": f"{CLICK}agent", "content": [call]}
+        transcript = parse_transcript(json.dumps(record))
+        app.push_screen(TranscriptScreen(HOSTILE, transcript))
+        await settle(pilot)
+        title = app.screen.query_one(Collapsible).query_one(CollapsibleTitle)
+        assert shown(title).endswith(f"tool call: {CLICK}tool[/b]")
+        assert "tool call: [@click=app.quit]tool[/b]" in screen_text(app)
+        assert app.is_running
