@@ -38,8 +38,10 @@ from reme_tui.engine.history import (
     tag_churn,
 )
 from reme_tui.engine.write import RevertError, RevertPlan, plan_undo, plan_version
+from reme_tui.safe_text import for_terminal_line
 from reme_tui.ui.focus import FollowsFocus, OrderedInput, focus_now
 from reme_tui.ui.host import Host, host_of
+from reme_tui.ui.plain import plain_line
 from reme_tui.ui.screens.dry_run import DryRunConfirmScreen, diff_line_style
 from reme_tui.ui.widgets.line_list import LineList
 from reme_tui.ui.worker_failures import ShowsWorkerFailures
@@ -306,13 +308,16 @@ class RevertConfirmScreen(DryRunConfirmScreen):
     def compose(self) -> ComposeResult:
         count = len(self.plan.steps)
         with Vertical(id="revert-body"):
-            yield Label(
-                f"{self.plan.label}: {count} file{'s' if count != 1 else ''} — "
-                "y reverts, Esc cancels (refused for any file changed since)",
+            yield Label(  # the label names tags (a merge's), the listing paths: no markup
+                plain_line(
+                    f"{self.plan.label}: {count} file{'s' if count != 1 else ''} — "
+                    "y reverts, Esc cancels (refused for any file changed since)"
+                ),
                 id="revert-title",
             )
             with VerticalScroll(id="revert-scroll"):
-                yield Static("\n".join(self.plan.listing()), id="revert-listing")
+                listing = "\n".join(map(for_terminal_line, self.plan.listing()))
+                yield Static(Content(listing), id="revert-listing")
             yield Footer()
 
 

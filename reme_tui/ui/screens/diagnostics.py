@@ -19,8 +19,10 @@ from textual.widgets import DataTable, Label, Static
 
 from reme_tui.engine import Code, Diagnostic
 from reme_tui.engine.tags import LINT_CODES
+from reme_tui.safe_text import for_terminal
 from reme_tui.ui.cells import cut_left
 from reme_tui.ui.host import host_of
+from reme_tui.ui.plain import plain_line
 from reme_tui.ui.screens.dry_run import DryRunConfirmScreen
 
 _SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "dim"}
@@ -174,8 +176,11 @@ class FixPreviewScreen(DryRunConfirmScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="fix-body"):
-            yield Label(
-                f"Fix the tags of {self.path}? Only these lines change. Enter writes, Esc cancels",
+            yield Label(  # the path is no markup
+                plain_line(
+                    f"Fix the tags of {self.path}? Only these lines change. Enter writes, "
+                    "Esc cancels"
+                ),
                 id="fix-title",
             )
             with VerticalScroll(id="fix-diff"):
@@ -192,5 +197,5 @@ def _diff_text(diff: str) -> Text:
             style = "red"
         elif line.startswith("@@"):
             style = "cyan"
-        text.append(line, style=style)
+        text.append(for_terminal(line), style=style)
     return text

@@ -36,9 +36,10 @@ from reme_tui.engine.write import (
     UndoResult,
     plan_merge,
 )
-from reme_tui.safe_text import for_terminal_line
+from reme_tui.safe_text import for_terminal, for_terminal_line
 from reme_tui.ui.focus import OrderedInput
 from reme_tui.ui.host import Host, host_of
+from reme_tui.ui.plain import plain, plain_cell, plain_line
 from reme_tui.ui.screens.dry_run import DryRunConfirmScreen, diff_line_style
 from reme_tui.ui.worker_failures import ShowsWorkerFailures
 
@@ -106,10 +107,12 @@ class MergeConfirmScreen(DryRunConfirmScreen):
             f"file{'s' if files != 1 else ''} — y merges, Esc cancels"
         )
         with Vertical(id="merge-body"):
-            yield Label(title, id="merge-title")
+            yield Label(plain_line(title), id="merge-title")  # tag names are no markup
             if plan.skipped:
                 skipped = "; ".join(f"{p}: {r}" for p, r in plan.skipped)
-                yield Label(f"Skipped (cannot be edited safely): {skipped}", id="merge-skipped")
+                yield Label(
+                    plain_line(f"Skipped (cannot be edited safely): {skipped}"), id="merge-skipped"
+                )
             with VerticalScroll(id="merge-diff-scroll"):
                 yield Static(_diff_text(plan.diff()), id="merge-diff")
             yield Footer()
@@ -118,7 +121,7 @@ class MergeConfirmScreen(DryRunConfirmScreen):
 def _diff_text(diff: str) -> Text:
     text = Text()
     for line in diff.splitlines():
-        text.append(line + "\n", style=diff_line_style(line))
+        text.append(for_terminal(line) + "\n", style=diff_line_style(line))
     return text
 
 
@@ -152,16 +155,18 @@ class DismissedPairsScreen(ModalScreen[bool]):
         listed.clear_options()
         pairs = sorted(sorted(pair) for pair in self.store.pairs())
         for a, b in pairs:
-            listed.add_option(Option(f"{a} ↔ {b}", id=f"{a}\n{b}"))
+            listed.add_option(Option(plain_line(f"{a} ↔ {b}"), id=f"{a}\n{b}"))
         if pairs:
             listed.highlighted = min(keep, len(pairs) - 1)
         count = len(pairs)
         where = shown_path(self.store.path)
         self.query_one("#dismissed-title", Label).update(
-            f"Dismissed pairs: {count} — never proposed as duplicates · Enter proposes again · "
-            f"Esc closes\nstored in {where}"
-            if count
-            else f"No dismissed pairs (stored in {where}) · Esc closes"
+            plain(
+                f"Dismissed pairs: {count} — never proposed as duplicates · Enter proposes "
+                f"again · Esc closes\nstored in {where}"
+                if count
+                else f"No dismissed pairs (stored in {where}) · Esc closes"
+            )
         )
 
     def action_forget(self) -> None:
@@ -262,8 +267,8 @@ class DupesScreen(ShowsWorkerFailures, Screen[None]):
             table.add_row(
                 Text(cluster.confidence, style=_CONFIDENCE_STYLE[cluster.confidence]),
                 str(cluster.total_files),
-                for_terminal_line(self.target_of(cluster)),
-                ", ".join(map(for_terminal_line, cluster.tags)),
+                plain_cell(self.target_of(cluster)),  # the table reads a str as markup
+                plain_cell(", ".join(cluster.tags)),
                 key=str(index),
             )
         count = len(self.clusters)
@@ -317,7 +322,7 @@ class DupesScreen(ShowsWorkerFailures, Screen[None]):
                 written = ", ".join(map(for_terminal_line, member.spellings))
                 text.append(f"    written: {written}\n", "italic")
             for path in self.samples.get(member.tag, []):
-                text.append(f"    · {path}\n", "dim")
+                text.append(f"    · {for_terminal_line(path)}\n", "dim")
         return text
 
     @on(Input.Submitted, "#dupes-target")
@@ -327,7 +332,7 @@ class DupesScreen(ShowsWorkerFailures, Screen[None]):
             self.targets[cluster.tags] = event.value.strip()
             table = self.query_one(DataTable)
             table.update_cell_at(
-                Coordinate(table.cursor_row, SUGGESTED_COLUMN), event.value.strip()
+                Coordinate(table.cursor_row, SUGGESTED_COLUMN), plain_cell(event.value.strip())
             )
         self.query_one(DataTable).focus()
 

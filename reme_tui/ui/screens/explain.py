@@ -15,6 +15,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import DataTable, Input, Label
@@ -71,7 +72,10 @@ class ExplainScreen(ModalScreen[ExplainChoice | None]):
         explanation = self.explanation
         with Vertical(id="explain-body"):
             yield Label(
-                Text(f"Why / why not: {for_terminal_line(explanation.path)}  for  {self.search}"),
+                Text(
+                    f"Why / why not: {for_terminal_line(explanation.path)}"
+                    f"  for  {for_terminal_line(self.search)}"
+                ),
                 id="explain-title",
             )
             style = "bold green" if explanation.returned else "bold red"
@@ -79,7 +83,7 @@ class ExplainScreen(ModalScreen[ExplainChoice | None]):
                 Text(for_terminal_line(explanation.verdict), style=style), id="explain-verdict"
             )
             yield DataTable(id="explain-table", cursor_type="row", zebra_stripes=True)
-            yield Label(_hint(explanation), id="explain-hint")
+            yield Label(Content(_hint(explanation)), id="explain-hint")  # it quotes a tag
 
     def on_mount(self) -> None:
         table: DataTable[Any] = self.query_one(DataTable)
@@ -151,7 +155,7 @@ class WhyNotScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="why-not-body"):
             yield Label(
-                Text(f"Why not? A memory's path, explained for  {self.search}"),
+                Text(f"Why not? A memory's path, explained for  {for_terminal_line(self.search)}"),
                 id="why-not-title",
             )
             yield Input(

@@ -6,7 +6,7 @@ folded (Enter or a click unfolds one). Esc closes.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Collapsible, Label, Static
 
 from reme_tui.engine.reme import Transcript, Turn
+from reme_tui.ui.plain import plain_line
 
 _TOOL_TITLES = {"call": "tool call", "result": "tool result", "thinking": "thinking"}
 
@@ -71,7 +72,11 @@ class TranscriptScreen(ModalScreen[None]):
             title = _TOOL_TITLES.get(tool.kind, tool.kind)
             if tool.name:
                 title = f"{title}: {tool.name}"
-            with Collapsible(title=title, collapsed=True, classes="transcript-tool"):
+            # The title names the tool the transcript says was called: text, not markup.
+            # Collapsible types it `str` and reads a str as markup; its title widget takes
+            # Content as it is.
+            shown = cast(str, plain_line(title))
+            with Collapsible(title=shown, collapsed=True, classes="transcript-tool"):
                 yield Static(Content(tool.text or "(empty)"))
 
     def on_mount(self) -> None:

@@ -11,7 +11,9 @@ from textual.events import Click
 from textual.message import Message
 from textual.widgets import Static
 
+from reme_tui.safe_text import for_terminal_line
 from reme_tui.ui.focus import FollowsFocus
+from reme_tui.ui.plain import plain_line
 
 
 class Chip(FollowsFocus, Static, can_focus=True):
@@ -34,7 +36,7 @@ class Chip(FollowsFocus, Static, can_focus=True):
         text = label or tag
         text = f"−{text} ✕" if excluded else f"{text} ✕"
         classes = "chip -excluded" if excluded else ("chip" if kind == "tag" else "chip -reme")
-        super().__init__(text, classes=classes, markup=False)
+        super().__init__(for_terminal_line(text), classes=classes, markup=False)
         self.tag = tag
         self.excluded = excluded
         self.kind = kind
@@ -44,7 +46,7 @@ class Chip(FollowsFocus, Static, can_focus=True):
             if excluded
             else {"prefix": "path prefix", "meta": "metadata"}.get(kind, kind)
         )
-        self.tooltip = f"{what} {label or tag}: click or Backspace to remove"
+        self.tooltip = plain_line(f"{what} {label or tag}: click or Backspace to remove")
 
     def on_click(self, event: Click) -> None:
         event.stop()

@@ -18,6 +18,7 @@ from textual.widgets import Button, Checkbox, Input, Label
 from reme_tui.engine import EXPECTED, date_or_none
 from reme_tui.engine.search import SearchState, parse_query
 from reme_tui.ui.focus import FollowsFocus, KeepsKeyOrder, focus_now
+from reme_tui.ui.plain import plain_tip
 from reme_tui.ui.widgets.chips import Chip
 from reme_tui.ui.widgets.steady_label import SteadyLabel
 
@@ -164,7 +165,7 @@ class SearchBar(Vertical):
         """Show how search ranks: "BM25", "hybrid", or why hybrid is degraded."""
         label = self.query_one("#search-mode", Label)
         label.update(mode)
-        label.tooltip = tooltip
+        label.tooltip = plain_tip(tooltip)  # quotes the model's error
 
     def set_message(self, message: str) -> None:
         """Show ``message`` after the query's own errors and hints, which stay until the

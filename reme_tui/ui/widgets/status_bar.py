@@ -14,9 +14,13 @@ from dataclasses import dataclass
 from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.events import Click, Resize
 from textual.message import Message
 from textual.widgets import Label, ProgressBar
+
+from reme_tui.safe_text import for_terminal_line
+from reme_tui.ui.plain import plain_tip
 
 GAP = 2  # columns between parts (the labels' right margin)
 PROGRESS_WIDTH = 30 + GAP
@@ -147,7 +151,7 @@ class StatusBar(Horizontal):
         self.query_one(ProgressBar).display = progress
         for name, text in texts.items():
             label = self.query_one(f"#{name}", Label)
-            label.update(text)
+            label.update(Content(text))  # the workspace's folder name is no markup
             # The width fit() counted, not `auto`: an auto width was at times left at an
             # earlier text's ("scanning…" cut "index ready" to "index"), by timing alone.
             label.styles.width = max(cell_len(text), 1)
@@ -156,9 +160,10 @@ class StatusBar(Horizontal):
     # -- what the screen reports ---------------------------------------------------
 
     def set_workspace(self, workspace: str, full_path: str) -> None:
+        workspace = for_terminal_line(workspace)  # a folder's name, measured as shown
         short = workspace if len(workspace) <= 14 else workspace[:13] + "…"
         self._set("status-workspace", workspace, short)
-        self.query_one("#status-workspace", Label).tooltip = full_path
+        self.query_one("#status-workspace", Label).tooltip = plain_tip(full_path)
 
     def set_count(self, memories: int) -> None:
         self._set("status-count", f"{memories:,} memories", f"{compact_count(memories)} mem")
@@ -190,20 +195,20 @@ class StatusBar(Horizontal):
         self.progress_wanted = False
         text = "index ready (cached), checking for changes…"
         self._set("status-index", text, "cached, checking…", "ready (cached), checking…")
-        self.query_one("#status-index", Label).tooltip = tooltip
+        self.query_one("#status-index", Label).tooltip = plain_tip(tooltip)
         self._show_checks()
 
     def set_index_state(self, state: str, tooltip: str | None = None) -> None:
         self.busy = False
         self.progress_wanted = False
         self._set("status-index", state, state.removeprefix("index "))
-        self.query_one("#status-index", Label).tooltip = tooltip
+        self.query_one("#status-index", Label).tooltip = plain_tip(tooltip)
         self._show_checks()
 
     def set_semantic(self, text: str, tooltip: str | None = None) -> None:
         """Semantic search state: embedding progress, ready, or no model."""
         self.semantic_text = text
-        self.query_one("#status-semantic", Label).tooltip = tooltip
+        self.query_one("#status-semantic", Label).tooltip = plain_tip(tooltip)  # a model's error
         self._show_checks()
 
     def set_updated(self, when: str) -> None:
@@ -252,16 +257,16 @@ class StatusBar(Horizontal):
         else:
             self._set("status-compat", "")
         label = self.query_one("#status-compat", Label)
-        label.tooltip = "\n".join(f"{kind}: {n}" for kind, n in counts.items()) or None
+        label.tooltip = plain_tip("\n".join(f"{kind}: {n}" for kind, n in counts.items()) or None)
 
     def set_changes(self, unreviewed: int | None, size_text: str, error: str | None = None) -> None:
         """Changes to review (hidden when none) with the history's size; or its failure."""
         label = self.query_one("#status-changes", ChangesLabel)
         if error is not None:
-            label.tooltip = error
+            label.tooltip = plain_tip(error)  # quotes the history's path and the database
             self._set("status-changes", "history off")
             return
-        label.tooltip = f"change history: {size_text}; c opens the Changes view"
+        label.tooltip = plain_tip(f"change history: {size_text}; c opens the Changes view")
         if unreviewed:
             long = f"Δ {unreviewed} to review · {size_text}"
             self._set("status-changes", long, f"Δ {unreviewed}", f"Δ {unreviewed} to review")

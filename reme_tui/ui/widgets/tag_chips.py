@@ -17,6 +17,7 @@ from textual.widget import Widget
 
 from reme_tui.safe_text import for_terminal_line
 from reme_tui.ui.messages import TagChosen
+from reme_tui.ui.plain import plain_line
 
 CHIP = "tag-chips--chip"
 CHIP_HOVER = "tag-chips--hover"
@@ -80,7 +81,9 @@ class TagChips(Widget):
         hovered = self.chip_at(event.x)
         if hovered != self.hovered:
             self.hovered = hovered
-            self.tooltip = None if hovered is None else f"click to filter by {self.tags[hovered]}"
+            self.tooltip = (
+                None if hovered is None else plain_line(f"click to filter by {self.tags[hovered]}")
+            )
             self.refresh()
 
     def on_leave(self, event: events.Leave) -> None:

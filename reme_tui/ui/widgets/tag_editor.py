@@ -30,6 +30,7 @@ from textual.widgets.option_list import Option
 from reme_tui.engine.tags import MAX_TAGS_PER_FILE, TagWarning
 from reme_tui.safe_text import for_terminal_line
 from reme_tui.ui.focus import FollowsFocus, KeepsKeyOrder, focus_now
+from reme_tui.ui.plain import plain, plain_line
 from reme_tui.ui.tag_draft import Suggestion, TagDraft, first_near_duplicate, pack
 from reme_tui.ui.widgets.border_title import set_border_title
 
@@ -89,7 +90,9 @@ class EditChip(FollowsFocus, Static, can_focus=True):
         super().__init__(f"{for_terminal_line(tag)} ✕", classes="tag-edit-chip", markup=False)
         self.index = index
         self.tag = tag
-        self.tooltip = f"{tag}: click or Backspace to remove, F2 to rename, ctrl+←/→ to move"
+        self.tooltip = plain_line(
+            f"{tag}: click or Backspace to remove, F2 to rename, ctrl+←/→ to move"
+        )
 
     def on_click(self, event: Click) -> None:
         event.stop()
@@ -332,8 +335,10 @@ class TagEditor(Vertical):
         focus_now(self.input)
 
     def set_banner(self, content: Content | str | None, kind: str = "-error") -> None:
+        """Show ``content`` above the chips; a ``str`` as plain text (it quotes tags, the
+        path and the error), never as markup."""
         banner = self.query_one("#tag-editor-banner", Static)
-        banner.update(content or "")
+        banner.update(plain(content) if isinstance(content, str) else content or "")
         banner.set_class(bool(content), "-show")
         banner.set_class(bool(content) and kind == "-error", "-error")
         banner.set_class(bool(content) and kind == "-conflict", "-conflict")
