@@ -79,7 +79,7 @@ def test_date_counts_follow_random_churn(
     """The date table is caught up from the paths each change touched (issue 19): after
     any mix of new, deleted, moved-to-another-day and rewritten memories, with the keyword
     index compacted (path ids handed out anew) and the touched log starting over, the counts
-    are those of every hit."""
+    are those of every hit, and the frontmatter keys those some memory uses."""
     monkeypatch.setattr(state_module, "TOUCHED_LIMIT", touched_limit)
     rng = random.Random(seed)
     engine = _engine(tmp_path)
@@ -105,9 +105,11 @@ def test_date_counts_follow_random_churn(
             (root / rel).rename(root / moved)
             live.append(moved)
             touched += [root / rel, root / moved]
-        else:
+        else:  # a new body, and maybe a frontmatter key no other memory has
             rel = rng.choice(live)
-            (root / rel).write_text(memory(rng.choice(["budget plan\n", "other\n"])), "utf-8")
+            extra = rng.choice(["", "", f"status: s{step}", "owner: x"])
+            body = rng.choice(["budget plan\n", "other\n"])
+            (root / rel).write_text(memory(body, extra=extra), "utf-8")
             touched.append(root / rel)
         engine.apply(touched)
         if compact and step % 4 == 3:  # path ids handed out anew
@@ -115,3 +117,6 @@ def test_date_counts_follow_random_churn(
                 engine._state.keyword.compact()
         for text in ("budget", "plan"):
             assert engine.match_date_counts(text) == dates_of_every_hit(engine, text), (step, text)
+        with engine._lock:
+            every_key = {k for m in engine._state.memories.values() for k in m.frontmatter}
+        assert engine.frontmatter_keys() == every_key, step

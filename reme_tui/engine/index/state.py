@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from ..parse import tokenize
 from ..records import Chunk, Delta, Diagnostic, DocKey, Memory
 from ..tags import TagIndex
+from .key_tally import KeyTally
 from .keyword import KeywordIndex
 from .link_graph import LinkGraph
 from .loader import Reread
@@ -62,6 +63,7 @@ class IndexState:
         # last read instead of walking every memory again after each change (issue 19).
         self.touched: list[str] = []
         self.touched_epoch = 0
+        self._key_tally = KeyTally()
 
     def reset(self) -> None:
         self.generation += 1
@@ -261,13 +263,21 @@ class IndexState:
         return None if cached is None else cached[1]
 
     def frontmatter_keys(self) -> frozenset[str]:
-        """Every top-level frontmatter key in the workspace (cached until the next change)."""
+        """Every top-level frontmatter key in the workspace (cached until the next change).
+
+        Caught up from the paths touched since the last call, as the match count's dates
+        are: worked out again from every memory it held the lock 90 ms at 50,000 memories
+        after each batch of a burst (issue 19)."""
         cached = self._frontmatter_keys
-        if cached is None or cached[0] != self.generation:
-            keys: set[str] = set()
-            for memory in self.memories.values():
-                keys.update(memory.frontmatter)
-            cached = self._frontmatter_keys = (self.generation, frozenset(keys))
+        if cached is not None and cached[0] == self.generation:
+            return cached[1]
+        tally = self._key_tally
+        if tally.epoch != self.touched_epoch or tally.read > len(self.touched):
+            tally.restart(self.touched_epoch, self.memories)
+        else:
+            tally.catch_up(self.touched[tally.read :], self.memories)
+        tally.read = len(self.touched)
+        cached = self._frontmatter_keys = (self.generation, tally.keys())
         return cached[1]
 
     def snapshot(self, config_key: str, saved_at_ns: int) -> Snapshot:
