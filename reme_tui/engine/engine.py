@@ -36,6 +36,7 @@ from .files import (
 )
 from .history import ChangeHistory, Recorder, RecordResult
 from .index import (
+    BurstWindow,
     Embedder,
     IndexState,
     IndexStore,
@@ -54,7 +55,6 @@ from .index import (
     commit,
     in_slices,
     now_ns,
-    paused_for,
     try_load_model,
     worker_setting_problem,
 )
@@ -135,6 +135,7 @@ class Engine:
         self.config = config or EngineConfig()
         self._lock = threading.RLock()
         self._apply_lock = threading.Lock()
+        self._bursts = BurstWindow()  # read under _apply_lock
         self._root_real = os.path.realpath(root)
         self._symlinks = LinkMap(root)
         self._semantic = Semantic(self._lock)
@@ -344,7 +345,7 @@ class Engine:
         for all of it."""
         delta = Delta()
         changes = list(changes)
-        with self._apply_lock, paused_for(len(changes)):
+        with self._apply_lock, self._bursts.paused_for(len(changes)):
             update = self._planner.plan(changes)
             if update is None:
                 # Deleted, moved away, or moved away and replaced by another folder (a

@@ -146,3 +146,23 @@ def test_the_console_script_freezes_what_a_burst_makes(
     finally:
         freeze_after_builds(False)
         gc.unfreeze()
+
+
+def test_batches_close_together_are_one_burst() -> None:
+    """A watcher hands a burst over in batches under the threshold: the paths of the
+    last seconds' updates count together, and a lone write later does not."""
+    now = [0.0]
+    window = collector.BurstWindow(clock=lambda: now[0])
+    third = collector.BURST_PATHS // 3 + 1
+
+    def paused(paths: int) -> bool:
+        with window.paused_for(paths):
+            return not gc.isenabled()
+
+    assert gc.isenabled()
+    assert [paused(third), paused(third)] == [False, False]
+    now[0] = 1.0
+    assert paused(third)  # three batches within the window make a burst
+    assert gc.isenabled()
+    now[0] = 1.0 + collector.BURST_WINDOW_S + 0.1
+    assert not paused(1)  # the burst is over: a single write leaves the collector on

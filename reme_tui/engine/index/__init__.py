@@ -5,7 +5,7 @@ graph (``link_graph``), embeddings (``vectors``, ``semantic``), and the saved in
 warm starts (``store``, ``store_choice``, ``pending``: read in the background)."""
 
 from .build import ProgressCallback, build_cold, build_warm, commit, in_slices
-from .collector import collector_paused, freeze_after_builds, paused_for
+from .collector import BurstWindow, collector_paused, freeze_after_builds, paused_for
 from .keyword import ChunkScore, KeywordIndex, TermScore
 from .link_graph import Edge, LinkGraph
 from .loader import (
@@ -27,6 +27,7 @@ from .vectors import Embedder, EmbeddingCache, VectorIndex, load_model
 
 __all__ = [
     "STATE_KEY",
+    "BurstWindow",
     "ChunkScore",
     "Edge",
     "Embedder",
