@@ -247,7 +247,11 @@ class RemeApp(ShowsWorkerFailures, App[None]):
         "[history] enabled = false" lost its brackets. Screens and widgets pass
         ``markup=True`` by default, so it cannot be a default here."""
         super().notify(
-            for_terminal(message), title=title, severity=severity, timeout=timeout, markup=False
+            for_terminal(message),
+            title=for_terminal(title),  # it may name the file too ("daily/x.md not tagged")
+            severity=severity,
+            timeout=timeout,
+            markup=False,
         )
 
     def on_mount(self) -> None:

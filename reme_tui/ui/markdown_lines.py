@@ -23,6 +23,8 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 
+from reme_tui.safe_text import for_terminal
+
 Line = list[Segment]
 
 
@@ -83,10 +85,26 @@ class LeftHeading(Heading):
 
 
 class BodyMarkdown(Markdown):
+    """The body's Markdown, its text made safe for the terminal once parsed.
+
+    The source is shown with its control characters escaped already (``render_preview``),
+    but the parser decodes character references: ``&#x202e;`` became a raw bidi override
+    (``&#13;`` a carriage return) in the rendered text. Every token's text is escaped
+    after parsing, as the source was (already escaped text is left as it is)."""
+
     elements: ClassVar[dict[str, type[MarkdownElement]]] = {
         **Markdown.elements,
         "heading_open": LeftHeading,
     }
+
+    def __init__(self, markup: str, code_theme: str, *, hyperlinks: bool) -> None:
+        super().__init__(markup, code_theme=code_theme, hyperlinks=hyperlinks)
+        tokens = list(self.parsed)
+        while tokens:
+            token = tokens.pop()
+            if token.content:
+                token.content = for_terminal(token.content)
+            tokens.extend(token.children or ())
 
 
 def render_block(console: Console, block: SourceBlock, width: int, code_theme: str) -> list[Line]:

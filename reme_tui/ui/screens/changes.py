@@ -38,7 +38,7 @@ from reme_tui.engine.history import (
     tag_churn,
 )
 from reme_tui.engine.write import RevertError, RevertPlan, plan_undo, plan_version
-from reme_tui.safe_text import for_terminal_line
+from reme_tui.safe_text import for_terminal, for_terminal_line
 from reme_tui.ui.focus import FollowsFocus, OrderedInput, focus_now
 from reme_tui.ui.host import Host, host_of
 from reme_tui.ui.plain import plain_line
@@ -116,6 +116,16 @@ class HistoryChanged(Message):
         return isinstance(message, HistoryChanged)
 
 
+# Everything an entry or a group says (paths, names, tags, summaries, labels, diffs, even
+# the source and journal words) is read back from the history store, and came from the
+# memories: `Text` and `Content` keep an ESC, so each piece is shown through
+# `for_terminal` / `for_terminal_line` (``\x1b`` as text, never obeyed).
+
+
+def _who(source: str) -> str:
+    return for_terminal_line(_SOURCE_WORDS.get(source, source))
+
+
 def _when(time_ns: int) -> dt.datetime:
     return dt.datetime.fromtimestamp(time_ns / 1e9)
 
@@ -134,12 +144,12 @@ def group_title(group: Burst) -> Text:
     if end.strftime("%H:%M") != start.strftime("%H:%M"):
         span += f"–{end.strftime('%H:%M')}"
     count = len(group.entries)
-    who = _SOURCE_WORDS.get(group.source, group.source)
+    who = _who(group.source)
     text = Text(f"{span}  {who}: {count} change{'s' if count != 1 else ''}", style="bold")
     if group.label:
-        text.append(f" — {group.label}")
+        text.append(f" — {for_terminal_line(group.label)}")
     if group.undo:
-        text.append(f" (undo: d, then u · journal {group.undo})", style="dim")
+        text.append(f" (undo: d, then u · journal {for_terminal_line(group.undo)})", style="dim")
     if group.unreviewed:
         text.append(f"  {group.unreviewed} to review", style="bold yellow")
     return text
@@ -148,7 +158,7 @@ def group_title(group: Burst) -> Text:
 def group_row(group: Burst) -> Content:
     """A group's row: when, who and how many, then what it was (label, undo)."""
     count = len(group.entries)
-    who = _SOURCE_WORDS.get(group.source, group.source)
+    who = _who(group.source)
     parts = [
         Content.styled("▾ ", "bold"),
         Content.styled(f"{_when(group.start_ns):%m-%d %H:%M}", "bold"),
@@ -158,7 +168,7 @@ def group_row(group: Burst) -> Content:
     if group.unreviewed:
         parts.append(Content.styled(f", {group.unreviewed} to review", "bold $text-warning"))
     if group.label:
-        parts.append(Content.styled(f"  {group.label}", "bold"))
+        parts.append(Content.styled(f"  {for_terminal_line(group.label)}", "bold"))
     if group.undo:
         parts.append(Content.styled(" (undo: d, then u)", "dim"))
     return Content.assemble(*parts)
@@ -171,11 +181,12 @@ def entry_row(entry: ChangeEntry) -> Content:
         f"{_KIND_MARK[entry.kind]} {entry.kind}".ljust(KIND_WIDTH),
         _KIND_STYLE.get(entry.kind, ""),
     )
-    where = Content(entry.path)
+    where = Content(for_terminal_line(entry.path))
     if entry.name:
-        where = Content.assemble(where, Content.styled(f"  {entry.name}", "dim"))
+        name = for_terminal_line(entry.name)
+        where = Content.assemble(where, Content.styled(f"  {name}", "dim"))
     where = where.truncate(MEMORY_WIDTH, ellipsis=True, pad=True)
-    return Content.assemble(mark, " ", kind, " ", where, " ", entry.summary)
+    return Content.assemble(mark, " ", kind, " ", where, " ", for_terminal_line(entry.summary))
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,46 +245,47 @@ class ChangesFilter(OrderedInput):
 
 def diff_view(diff: ChangeDiff) -> Text:
     """The call-outs (tags, frontmatter) above the body diff."""
-    entry = diff.entry
+    entry, line = diff.entry, for_terminal_line
     text = Text()
-    text.append(f"{entry.kind} {entry.path}", style="bold")
+    text.append(f"{line(entry.kind)} {line(entry.path)}", style="bold")
     if entry.old_path:
-        text.append(f"  (was {entry.old_path})")
+        text.append(f"  (was {line(entry.old_path)})")
     text.append(f"\n#{entry.id} · {_when(entry.time_ns):%Y-%m-%d %H:%M:%S}")
-    text.append(f" · {_SOURCE_WORDS.get(entry.source, entry.source)}")
+    text.append(f" · {_who(entry.source)}")
     if entry.name:
-        text.append(f" · {entry.name}")
-    text.append(f"\n{entry.summary}\n", style="italic")
+        text.append(f" · {line(entry.name)}")
+    text.append(f"\n{line(entry.summary)}\n", style="italic")
     if diff.error:
-        text.append(f"\n{diff.error}\n", style="bold red")
+        text.append(f"\n{for_terminal(diff.error)}\n", style="bold red")
         return text
     if diff.tags_before != diff.tags_after:
         removed = [t for t in diff.tags_before if t not in diff.tags_after]
         added = [t for t in diff.tags_after if t not in diff.tags_before]
         text.append("\nTags  ", style="bold")
         for tag in removed:
-            text.append(f"−{tag} ", style="red")
+            text.append(f"−{line(tag)} ", style="red")
         for tag in added:
-            text.append(f"+{tag} ", style="green")
+            text.append(f"+{line(tag)} ", style="green")
         if not removed and not added:
             text.append("reordered ")
-        text.append(f"\n      now: {', '.join(diff.tags_after) or '(none)'}\n", style="dim")
+        now = ", ".join(map(line, diff.tags_after)) or "(none)"
+        text.append(f"\n      now: {now}\n", style="dim")
     if diff.fields:
         text.append("\nFrontmatter\n", style="bold")
         for change in diff.fields:
-            text.append(f"  {change.key}: ")
-            text.append(change.before if change.before is not None else "(absent)", style="red")
+            text.append(f"  {line(change.key)}: ")
+            text.append(line(change.before) if change.before is not None else "(absent)", "red")
             text.append(" → ")
-            text.append(change.after if change.after is not None else "(absent)", style="green")
+            text.append(line(change.after) if change.after is not None else "(absent)", "green")
             text.append("\n")
     if entry.note:
-        text.append(f"\n{entry.note}\n", style="cyan")
+        text.append(f"\n{for_terminal(entry.note)}\n", style="cyan")
     text.append("\nBody\n", style="bold")
     lines = diff.body_diff.splitlines()
     if not lines:
         text.append("  (no change to the body)\n", style="dim")
-    for line in lines[:_MAX_DIFF_LINES]:
-        text.append(line + "\n", style=diff_line_style(line))
+    for body_line in lines[:_MAX_DIFF_LINES]:  # the memory's own text
+        text.append(for_terminal(body_line) + "\n", style=diff_line_style(body_line))
     if len(lines) > _MAX_DIFF_LINES:
         more = len(lines) - _MAX_DIFF_LINES
         text.append(f"… {more} more lines (reme-tui changes --json has all)\n")
@@ -287,7 +299,7 @@ def churn_view(entries: list[ChangeEntry]) -> Text:
         text.append("No tag was added or removed.\n", style="dim")
     ordered = sorted(churn.items(), key=lambda kv: (-(kv[1]["added"] + kv[1]["removed"]), kv[0]))
     for tag, counts in ordered:
-        text.append(f"  {tag:<32}")
+        text.append(f"  {for_terminal_line(tag):<32}")
         text.append(f"+{counts['added']:<5}", style="green")
         text.append(f"−{counts['removed']}\n", style="red")
     return text

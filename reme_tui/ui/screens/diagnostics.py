@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Label, Static
 
 from reme_tui.engine import Code, Diagnostic
 from reme_tui.engine.tags import LINT_CODES
-from reme_tui.safe_text import for_terminal
+from reme_tui.safe_text import for_terminal, for_terminal_line
 from reme_tui.ui.cells import cut_left
 from reme_tui.ui.host import host_of
 from reme_tui.ui.plain import plain_line
@@ -42,7 +42,7 @@ def column_widths(diagnostics: list[Any], width: int) -> list[int]:
     line = widest(["" if d.line is None else str(d.line) for d in diagnostics], 4)
     severity = widest([d.severity for d in diagnostics], 8)
     kind = min(widest([d.code for d in diagnostics], 4), 22)
-    path = widest([d.path for d in diagnostics], 4)
+    path = widest([for_terminal_line(d.path) for d in diagnostics], 4)  # as shown
     room = width - gaps - line - severity - kind
     path = max(12, min(path, room - MESSAGE_MIN, room // 2))
     return [path, line, severity, kind, max(MESSAGE_MIN, room - path)]
@@ -88,12 +88,16 @@ class DiagnosticsScreen(ModalScreen[str | None]):
 
     def _fill(self, table: DataTable[Any]) -> None:
         for index, diagnostic in enumerate(self.diagnostics):
-            table.add_row(  # Text: messages quote [[wikilinks]], which are not markup
-                Text(cut_left(diagnostic.path, self.path_width), no_wrap=True),
+            # Text: messages quote [[wikilinks]], which are not markup. The paths and the
+            # targets quoted are the files' own: an ESC in them is shown, never obeyed.
+            path = cut_left(for_terminal_line(diagnostic.path), self.path_width)
+            message = for_terminal(diagnostic.message)
+            table.add_row(
+                Text(path, no_wrap=True),
                 "" if diagnostic.line is None else str(diagnostic.line),
                 Text(diagnostic.severity, style=_SEVERITY_STYLE.get(diagnostic.severity, "")),
                 Text(diagnostic.code),
-                Text(diagnostic.message),  # wraps in its column: all of it, no sideways scroll
+                Text(message),  # wraps in its column: all of it, no sideways scroll
                 key=str(index),
                 height=None,
             )

@@ -16,9 +16,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Collapsible, Label, Static
 
 from reme_tui.engine.reme import Transcript, Turn
-from reme_tui.ui.plain import plain_line
+from reme_tui.safe_text import for_terminal, for_terminal_line
+from reme_tui.ui.plain import plain, plain_line
 
 _TOOL_TITLES = {"call": "tool call", "result": "tool result", "thinking": "thinking"}
+
+# Every word below but the fixed ones is the transcript's (a file the agent wrote):
+# `Content` keeps an ESC, so each is shown through `for_terminal` / `for_terminal_line`.
 
 
 class TranscriptScreen(ModalScreen[None]):
@@ -40,7 +44,7 @@ class TranscriptScreen(ModalScreen[None]):
         with Vertical(id="transcript-body"):
             yield Label(
                 Content.assemble(
-                    Content.styled(self.path, "bold"),
+                    Content.styled(for_terminal_line(self.path), "bold"),
                     Content.styled(f"  {len(turns)} messages{note} — Esc closes", "$text-muted"),
                 ),
                 id="transcript-title",
@@ -54,20 +58,24 @@ class TranscriptScreen(ModalScreen[None]):
     def _turn(self, turn: Turn) -> ComposeResult:
         if turn.unreadable:
             yield Static(
-                Content.styled(f"line {turn.line}: not a message — {turn.text}", "$text-error"),
+                Content.styled(
+                    for_terminal(f"line {turn.line}: not a message — {turn.text}"), "$text-error"
+                ),
                 classes="transcript-text",
             )
             return
         style = "bold $text-accent" if turn.role == "user" else "bold $text-primary"
         yield Static(
             Content.assemble(
-                Content.styled(turn.speaker, style),
-                Content.styled(f"  {turn.time}" if turn.time else "", "$text-muted"),
+                Content.styled(for_terminal_line(turn.speaker), style),
+                Content.styled(
+                    f"  {for_terminal_line(turn.time)}" if turn.time else "", "$text-muted"
+                ),
             ),
             classes="transcript-speaker",
         )
         if turn.text:
-            yield Static(Content(turn.text), classes="transcript-text")
+            yield Static(plain(turn.text), classes="transcript-text")
         for tool in turn.tools:
             title = _TOOL_TITLES.get(tool.kind, tool.kind)
             if tool.name:
@@ -77,7 +85,7 @@ class TranscriptScreen(ModalScreen[None]):
             # Content as it is.
             shown = cast(str, plain_line(title))
             with Collapsible(title=shown, collapsed=True, classes="transcript-tool"):
-                yield Static(Content(tool.text or "(empty)"))
+                yield Static(plain(tool.text or "(empty)"))
 
     def on_mount(self) -> None:
         self.query_one("#transcript-scroll", VerticalScroll).focus()

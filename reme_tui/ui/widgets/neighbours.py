@@ -11,6 +11,7 @@ from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from reme_tui.safe_text import for_terminal, for_terminal_line
 from reme_tui.ui.focus import FollowsFocus
 from reme_tui.ui.messages import OpenMemory, OpenSource
 from reme_tui.ui.widgets.border_title import set_border_title
@@ -18,35 +19,45 @@ from reme_tui.ui.widgets.border_title import set_border_title
 _SOURCE_ICONS = {"conversation": "💬", "image": "▣", "resource": "▤", "memory": "→", "file": "▤"}
 
 
+# Every name, path, anchor, description and target below is read from a memory or its
+# links: `Content` keeps an ESC in them, so each goes through `for_terminal` (shown as
+# ``\x1b``, never obeyed); one-line fields through `for_terminal_line`.
+
+
 def _link_prompt(arrow: str, link: Any, stale: str | None = None) -> Content:
     title = link.name or link.path
     parts = [
         Content.styled(f"{arrow} ", "$text-accent"),
-        Content.styled(title, "bold"),
-        Content.styled(f"  {link.path}", "$text-muted"),
+        Content.styled(for_terminal_line(title), "bold"),
+        Content.styled(f"  {for_terminal_line(link.path)}", "$text-muted"),
     ]
     if stale:
         parts.append(Content.styled("  stale", "dim italic $text-warning"))
     if getattr(link, "anchors", ()):
-        parts.append(Content.styled("  #" + ", #".join(link.anchors), "$text-secondary"))
+        anchors = ", #".join(map(for_terminal_line, link.anchors))
+        parts.append(Content.styled(f"  #{anchors}", "$text-secondary"))
     if link.description:
-        parts += [Content("\n   "), Content.styled(link.description, "italic $text-muted")]
+        parts += [
+            Content("\n   "),
+            Content.styled(for_terminal(link.description), "italic $text-muted"),
+        ]
     return Content.assemble(*parts)
 
 
 def _source_prompt(source: Any) -> Content:
     icon = _SOURCE_ICONS.get(source.kind, "▤")
     where = f"  {source.field}" if source.field else ""
+    target, what = for_terminal_line(source.target), for_terminal_line(f"{source.kind}{where}")
     if source.exists:
         return Content.assemble(
             Content.styled(f"{icon} ", "$text-accent"),
-            Content.styled(source.target, "bold"),
-            Content.styled(f"  {source.kind}{where}", "$text-muted"),
+            Content.styled(target, "bold"),
+            Content.styled(f"  {what}", "$text-muted"),
         )
     return Content.assemble(
         Content.styled("✗ ", "$text-error"),
-        Content.styled(source.target, "strike"),
-        Content.styled(f"  missing {source.kind}{where}", "$text-muted"),
+        Content.styled(target, "strike"),
+        Content.styled(f"  missing {what}", "$text-muted"),
     )
 
 
@@ -58,12 +69,15 @@ def _heading(title: str, count: int, style: str = "bold $text-primary") -> Optio
 def _similar_prompt(item: Any) -> Content:
     parts = [
         Content.styled("≈ ", "$text-accent"),
-        Content.styled(item.name or item.path, "bold"),
-        Content.styled(f"  {item.path}", "$text-muted"),
+        Content.styled(for_terminal_line(item.name or item.path), "bold"),
+        Content.styled(f"  {for_terminal_line(item.path)}", "$text-muted"),
         Content.styled(f"  {item.similarity:.2f}", "$text-secondary"),
     ]
     if item.description:
-        parts += [Content("\n   "), Content.styled(item.description, "italic $text-muted")]
+        parts += [
+            Content("\n   "),
+            Content.styled(for_terminal(item.description), "italic $text-muted"),
+        ]
     return Content.assemble(*parts)
 
 
@@ -121,7 +135,7 @@ class NeighboursList(FollowsFocus, OptionList):
                 Option(
                     Content.assemble(
                         Content.styled("✗ ", "$text-error"),
-                        Content.styled(str(target), "strike"),
+                        Content.styled(for_terminal_line(target), "strike"),
                         Content.styled(
                             "  stale: no longer exists" if target in stale else "  not a memory",
                             "dim italic $text-warning" if target in stale else "$text-muted",

@@ -14,7 +14,7 @@ from textual.content import Content
 from textual.events import Resize
 from textual.widgets import Label
 
-from reme_tui.safe_text import for_terminal
+from reme_tui.safe_text import for_terminal, for_terminal_line
 from reme_tui.ui.cells import cut_left
 from reme_tui.ui.file_notes import warning_line, warnings_of
 from reme_tui.ui.messages import OpenMemory, OpenSource
@@ -143,7 +143,10 @@ class Preview(Vertical):
             await self.show_deleted(data.path)
             return False
         name = memory.name or data.path.rsplit("/", 1)[-1]
-        self.query_one("#preview-name", Label).update(Content.styled(name, "bold"))
+        # Content keeps an ESC: the name (a file's frontmatter) is shown, never obeyed.
+        self.query_one("#preview-name", Label).update(
+            Content.styled(for_terminal_line(name), "bold")
+        )
         self.query_one("#preview-description", Label).update(memory.description or "")
         self._show_notes(memory)
         tail = f"  ·  {memory.date or 'undated'}"
@@ -179,14 +182,14 @@ class Preview(Vertical):
         if len(found) > NOTES_SHOWN:
             lines.append(f"… {len(found) - NOTES_SHOWN} more (! lists them)")
         label = self.query_one("#preview-notes", Label)
-        label.update(Content.styled("\n".join(lines), "$text-warning"))
+        label.update(Content.styled(for_terminal("\n".join(lines)), "$text-warning"))
         label.display = bool(lines)
 
     async def show_deleted(self, path: str) -> None:
         self.path, self.memory, self.explain = path, None, None
         set_border_title(self, path)
         self.query_one("#preview-name", Label).update(
-            Content.styled(f"{path} was deleted", "bold $text-error")
+            Content.styled(f"{for_terminal_line(path)} was deleted", "bold $text-error")
         )
         self.query_one("#preview-description", Label).update("The file is gone from the workspace.")
         self.query_one("#preview-meta", Label).update("")
@@ -301,4 +304,5 @@ def render_preview(
     inserted: list[tuple[int, int]] = []
     if section is not None and "![[" in body:
         body, inserted = expand_embeds(body, section)
+        body = for_terminal(body)  # the embedded sections are other files' raw text
     return linkify(body, exists), tuple(inserted)

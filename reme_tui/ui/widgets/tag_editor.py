@@ -28,7 +28,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from reme_tui.engine.tags import MAX_TAGS_PER_FILE, TagWarning
-from reme_tui.safe_text import for_terminal_line
+from reme_tui.safe_text import for_terminal, for_terminal_line
 from reme_tui.ui.focus import FollowsFocus, KeepsKeyOrder, focus_now
 from reme_tui.ui.plain import plain, plain_line
 from reme_tui.ui.tag_draft import Suggestion, TagDraft, first_near_duplicate, pack
@@ -320,11 +320,12 @@ class TagEditor(Vertical):
         self.draft.tags = list(fresh)
         self.renaming = None
         self.input.value = ""
-        pending = " ".join(f"#{tag}" for tag in mine) or "(no tags)"
+        # The message quotes the path, the list the tags: shown, never obeyed (an ESC).
+        pending = " ".join(f"#{for_terminal_line(tag)}" for tag in mine) or "(no tags)"
         self.set_banner(
             Content.assemble(
                 ("⚠ ", "bold $text-warning"),
-                (message, "bold"),
+                (for_terminal(message), "bold"),
                 "\nShowing the tags on disk now. Your list: ",
                 (pending, "bold"),
                 "\nctrl+r re-applies your list · Enter saves what is shown · Esc cancels",
@@ -401,7 +402,9 @@ class TagEditor(Vertical):
         near = first_near_duplicate(warnings)
         lines: list[Content] = []
         if self.unread_notes:
-            lines += [Content.styled(text, "$text-warning") for text in self.unread_notes]
+            lines += [
+                Content.styled(for_terminal(text), "$text-warning") for text in self.unread_notes
+            ]
             lines.append(
                 Content.styled(
                     "ReMe reads none of the tags on disk; saving writes them as a list it reads",
@@ -410,9 +413,13 @@ class TagEditor(Vertical):
             )
         for warning in warnings:
             icon, style = _ICONS[warning.kind]
-            parts: list[str | tuple[str, str]] = [(f"{icon} ", style), warning.message]
+            # Its message quotes the tag typed (or read from the file), ESC and all.
+            parts: list[str | tuple[str, str]] = [
+                (f"{icon} ", style),
+                for_terminal(warning.message),
+            ]
             if warning is near:
-                parts.append((f" — ctrl+y uses {warning.suggestion!r}", "bold"))
+                parts.append((for_terminal(f" — ctrl+y uses {warning.suggestion!r}"), "bold"))
             lines.append(Content.assemble(*parts))
         return Content("\n").join(lines)
 
@@ -425,7 +432,7 @@ class TagEditor(Vertical):
                 (
                     suggestion.tag,
                     Content.assemble(
-                        suggestion.tag,
+                        for_terminal_line(suggestion.tag),  # a tag some memory carries
                         (
                             f"  {suggestion.count} memor{'y' if suggestion.count == 1 else 'ies'}",
                             "$text-muted",
@@ -622,7 +629,7 @@ class TagEditor(Vertical):
             self.variants_confirmed = list(self.draft.tags)
             named = ", ".join(f"{w.tag!r} (existing: {w.suggestion!r})" for w in variants)
             self.set_banner(
-                Content(
+                plain(
                     f"≈ Not saved yet: {named} would add a new spelling of an existing tag. "
                     "ctrl+y uses the existing spelling; save again to keep yours."
                 ),
