@@ -86,6 +86,17 @@ async def settle(pilot: Pilot[Any], rounds: int = 3, *, quiet: float = 0.0) -> N
         await pilot.pause()
 
 
+async def show_memory(pilot: Pilot[Any], path: str, *, edit_tags: bool = False) -> None:
+    """Preview the memory at ``path`` (and open its tag editor), everything settled."""
+    app = pilot.app
+    assert isinstance(app, RemeApp)
+    app.main_screen.load_preview(path, None, None, keep_scroll=False)
+    await settle(pilot)
+    if edit_tags:
+        app.open_tag_editor(path)
+        await settle(pilot)
+
+
 async def steady_cursors(pilot: Pilot[Any]) -> None:
     """Stop every text cursor blinking and show it, so snapshots do not catch it mid-blink.
 

@@ -25,7 +25,7 @@ from reme_tui.ui.tag_draft import Suggestion
 from reme_tui.ui.widgets.neighbours import NeighboursList
 from reme_tui.ui.widgets.tag_editor import TagEditor
 
-from .conftest import SIZE, AppFactory, settle, wait_for
+from .conftest import SIZE, AppFactory, settle, show_memory, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -90,8 +90,7 @@ async def test_the_preview_and_its_links_show_escapes_as_text(
         await settle(pilot)
         await pilot.press("slash", *"zanzibar")
         await settle(pilot)
-        app.main_screen.load_preview(ESC_MEMO, None, None, keep_scroll=False)
-        await settle(pilot)
+        await show_memory(pilot, ESC_MEMO)
         assert_shown_not_obeyed(
             app,
             r"b\x1b[31mred\x9b2J",  # the name
@@ -107,8 +106,7 @@ async def test_the_preview_and_its_links_show_escapes_as_text(
         assert any(r"d\x9b1m" in prompt for prompt in listed)  # a linked description
         assert any(r"nope\x1bc.md" in prompt for prompt in listed)  # dangling
 
-        app.main_screen.load_preview(EVIL, None, None, keep_scroll=False)
-        await settle(pilot)
+        await show_memory(pilot, EVIL)
         assert_shown_not_obeyed(app, r"evil\x1b[5m", r"#Head\x1bc")  # a backlink's anchor
 
         (escape_workspace / EVIL).unlink()
@@ -192,10 +190,7 @@ async def test_the_tag_editor_shows_escapes_as_text(
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.main_screen.load_preview(ESC_MEMO, None, None, keep_scroll=False)
-        await settle(pilot)
-        app.open_tag_editor(ESC_MEMO)
-        await settle(pilot)
+        await show_memory(pilot, ESC_MEMO, edit_tags=True)
         editor = app.screen.query_one(TagEditor)
         assert_shown_not_obeyed(app, r"t\x1b[1mag ✕")
         await editor.show_conflict(

@@ -36,7 +36,7 @@ from reme_tui.ui.widgets.status_bar import StatusBar
 from reme_tui.ui.widgets.tag_chips import TagChips
 from reme_tui.ui.widgets.tag_editor import EditChip, TagEditor
 
-from .conftest import SIZE, AppFactory, settle, wait_for
+from .conftest import SIZE, AppFactory, settle, show_memory, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -60,8 +60,7 @@ async def test_a_file_name_with_markup_titles_the_preview_as_written(
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.main_screen.load_preview(HOSTILE, None, None, keep_scroll=False)
-        await settle(pilot)
+        await show_memory(pilot, HOSTILE)
         preview = app.main_screen.query_one(Preview)
         title = preview._border_title
         assert title is not None and title.plain == HOSTILE and not title.spans
@@ -209,10 +208,7 @@ async def test_the_tag_editor_shows_tags_and_errors_as_written(
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.main_screen.load_preview(HOSTILE, None, None, keep_scroll=False)
-        await settle(pilot)
-        app.open_tag_editor(HOSTILE)
-        await settle(pilot)
+        await show_memory(pilot, HOSTILE, edit_tags=True)
         editor = app.screen.query_one(TagEditor)
         chip = editor.query(EditChip).first()
         assert shown(chip) == f"{TAG} ✕"
