@@ -13,16 +13,14 @@ class KeyTally:
     set, so a path holds a small number, not its keys)."""
 
     def __init__(self) -> None:
-        self.epoch = -1  # the `IndexState.touched_epoch` it follows
-        self.read = 0  # how far into `IndexState.touched`
+        self.bookmark: tuple[int, int] | None = None  # where it read `IndexState.touched`
         self._set_ids: dict[frozenset[str], int] = {}
         self._sets: list[frozenset[str]] = []
         self._set_of: dict[str, int] = {}  # path -> key set id
         self._memories_with: Counter[int] = Counter()  # key set id -> memories
 
-    def restart(self, epoch: int, memories: Mapping[str, Memory]) -> None:
+    def restart(self, memories: Mapping[str, Memory]) -> None:
         """Count every memory again (the touched log started over)."""
-        self.epoch, self.read = epoch, 0
         self._set_ids, self._sets, self._set_of = {}, [], {}
         self._memories_with = Counter()
         self.catch_up(memories, memories)

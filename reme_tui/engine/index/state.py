@@ -181,6 +181,21 @@ class IndexState:
         self.touched = []
         self.touched_epoch += 1
 
+    def touched_bookmark(self) -> tuple[int, int]:
+        """Where the touched log is now: hand it to `touched_since` later."""
+        return self.touched_epoch, len(self.touched)
+
+    def touched_since(self, bookmark: tuple[int, int] | None) -> list[str] | None:
+        """The paths indexed or taken out since ``bookmark`` (repeats kept), or None when
+        the log started over since then (or there is no bookmark): a reader that derives
+        a table from the memories then works it out from all of them again."""
+        if bookmark is None:
+            return None
+        epoch, read = bookmark
+        if epoch != self.touched_epoch or read > len(self.touched):
+            return None
+        return self.touched[read:]
+
     # -- whole states: a cold build's result, a saved index -------------------
 
     def install(
@@ -272,11 +287,12 @@ class IndexState:
         if cached is not None and cached[0] == self.generation:
             return cached[1]
         tally = self._key_tally
-        if tally.epoch != self.touched_epoch or tally.read > len(self.touched):
-            tally.restart(self.touched_epoch, self.memories)
+        touched = self.touched_since(tally.bookmark)
+        if touched is None:
+            tally.restart(self.memories)
         else:
-            tally.catch_up(self.touched[tally.read :], self.memories)
-        tally.read = len(self.touched)
+            tally.catch_up(touched, self.memories)
+        tally.bookmark = self.touched_bookmark()
         cached = self._frontmatter_keys = (self.generation, tally.keys())
         return cached[1]
 

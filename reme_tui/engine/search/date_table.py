@@ -15,12 +15,12 @@ class DatesByPathId:
     memories 90-260 ms after each batch a burst of changes applied, while keystrokes
     waited for their counts (issue 19). Path ids are stable until the keyword index hands
     them out anew (`path_numbering`), and the state logs what it indexes or takes out
-    (`touched`, restarted with `touched_epoch`): either moving on rebuilds the table.
+    (`touched_since`, None once the log started over): either moving on rebuilds it.
     Call with the index lock held."""
 
     def __init__(self) -> None:
-        self._key: tuple[int, int, int] | None = None
-        self._read = 0  # how far into `IndexState.touched`
+        self._key: tuple[int, int] | None = None  # the keyword index and its numbering
+        self._bookmark: tuple[int, int] | None = None  # where it read `IndexState.touched`
         self._generation = -1
         self._codes = np.zeros(0, dtype=np.int64)
         self._count = 0  # path ids covered
@@ -31,13 +31,14 @@ class DatesByPathId:
         """For each path id the index of its memory's date in the returned list of
         distinct dates (0: undated, or no memory at that path now)."""
         keyword = state.keyword
-        key = (state.touched_epoch, id(keyword), keyword.path_numbering)
-        if key != self._key or len(state.touched) - self._read > keyword.path_count // 2:
+        key = (id(keyword), keyword.path_numbering)
+        touched = state.touched_since(self._bookmark)
+        if key != self._key or touched is None or len(touched) > keyword.path_count // 2:
             self._rebuild(state)
             self._key = key
         elif state.generation != self._generation:
-            self._catch_up(state)
-        self._read = len(state.touched)
+            self._catch_up(state, touched)
+        self._bookmark = state.touched_bookmark()
         self._generation = state.generation
         return self._codes[: self._count], self._dates
 
@@ -47,7 +48,7 @@ class DatesByPathId:
         self._codes = np.array([self._code(state, path) for path in paths], dtype=np.int64)
         self._count = len(paths)
 
-    def _catch_up(self, state: IndexState) -> None:
+    def _catch_up(self, state: IndexState, touched: list[str]) -> None:
         keyword = state.keyword
         count = keyword.path_count
         if count > self._count:  # new ids: the paths were touched as they were indexed
@@ -57,7 +58,7 @@ class DatesByPathId:
                 self._codes = grown
             self._codes[self._count : count] = 0
             self._count = count
-        for path in dict.fromkeys(state.touched[self._read :]):
+        for path in dict.fromkeys(touched):
             path_id = keyword.path_id(path)
             if path_id is not None:
                 self._codes[path_id] = self._code(state, path)
