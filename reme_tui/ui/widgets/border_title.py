@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from textual.content import Content
 from textual.geometry import Region
 from textual.widget import Widget
 
-from reme_tui.safe_text import for_terminal_line
+from reme_tui.ui.plain import plain_line
 
 
 def set_border_title(widget: Widget, title: str) -> None:
@@ -20,7 +19,7 @@ def set_border_title(widget: Widget, title: str) -> None:
     for the same title, the results pane's 42 lines (1-4 ms) on every keystroke (issue
     19). This stores the title where the setter does (Textual 8.2.8's ``_border_title``;
     an upgrade must re-check it) and marks that one line dirty."""
-    shown = Content(for_terminal_line(title))
+    shown = plain_line(title)
     if not widget.is_mounted:
         widget.border_title = shown
         return
