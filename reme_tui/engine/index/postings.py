@@ -22,6 +22,8 @@ read would make a hidden write under); only the updates fold.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 _INT = np.int32
@@ -41,6 +43,10 @@ PENDING_SHARE = 1
 # key typed during a burst of changes waited for it (issue 19).
 PENDING_TO_OVERLAY_SHARE = 8
 
+# `gathered` places postings this many at a time: its temporaries (an int64 per posting,
+# three of them) were ~200 MB at 50,000 memories, at the peak of a save after a burst.
+_SCATTER_BLOCK = 1 << 18
+
 Segment = tuple[np.ndarray, np.ndarray]
 """One stretch of a term's posting list: (slots, tfs) views; slots int32, tfs of an integer
 type that holds them (the base keeps them narrow, see `_narrow`)."""
@@ -56,8 +62,17 @@ def _narrow(tfs: np.ndarray) -> np.ndarray:
     top = int(tfs.max())
     for dtype in (np.uint8, np.uint16):
         if top <= np.iinfo(dtype).max:
-            return tfs.astype(dtype)
+            return tfs.astype(dtype, copy=False)
     return tfs
+
+
+def _narrow_type(parts: Iterable[np.ndarray]) -> np.dtype:
+    """The type `_narrow` would give the concatenation of ``parts``."""
+    top = max((int(p.max()) for p in parts if p.shape[0]), default=0)
+    for dtype in (np.uint8, np.uint16):
+        if top <= np.iinfo(dtype).max:
+            return np.dtype(dtype)
+    return np.dtype(_INT)
 
 
 def _grow(arr: np.ndarray | None, need: int) -> np.ndarray:
@@ -206,41 +221,56 @@ class Postings:
 
     def gathered(self, n_terms: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every posting list as one CSR over term ids ``0 .. n_terms - 1``: (ptr, slots,
-        tfs), each list in slot order; tfs int32, or the base's narrow ones when nothing else
-        (read-only: the base itself)."""
+        tfs), each list in slot order; tfs in the narrowest type that holds them all
+        (read-only when nothing but the base: the base itself)."""
         n_base = self._ptr.shape[0] - 1
         if not self._o_len and not self._pending:
             if n_base == n_terms:
                 return self._ptr, self._slots, self._tfs
             tail = np.full(n_terms - n_base, self._ptr[-1], dtype=np.int64)
             return np.concatenate((self._ptr, tail)), self._slots, self._tfs
-        sources: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        # Each source: (term ids, or None for the base's, whose runs `ptr` gives), slots,
+        # tfs, postings per term. Each is sorted by term id, so a posting's place is its
+        # term's start in the result, plus its index in the source, minus its term's first
+        # index in the source.
+        sources: list[tuple[np.ndarray | None, np.ndarray, np.ndarray, np.ndarray]] = []
         if self._slots.shape[0]:
-            base_tids = np.repeat(np.arange(n_base, dtype=_INT), np.diff(self._ptr))
-            sources.append((base_tids, self._slots, self._tfs))
+            base_counts = np.zeros(n_terms, dtype=np.int64)
+            base_counts[:n_base] = np.diff(self._ptr)
+            sources.append((None, self._slots, self._tfs, base_counts))
         if self._o_len:
             used = sorted(self._o_len.items())
+            tids = np.repeat(np.array([t for t, _ in used], dtype=_INT), [m for _, m in used])
             sources.append(
                 (
-                    np.repeat(np.array([t for t, _ in used], dtype=_INT), [m for _, m in used]),
+                    tids,
                     np.concatenate([self._o_slots[t][:m] for t, m in used]),
                     np.concatenate([self._o_tfs[t][:m] for t, m in used]),
+                    np.bincount(tids, minlength=n_terms),
                 )
             )
-        sources.extend(self._pending)
-        counts = [np.bincount(tids, minlength=n_terms) for tids, _, _ in sources]
+        for tids, slots, tfs in self._pending:
+            sources.append((tids, slots, tfs, np.bincount(tids, minlength=n_terms)))
         total = np.zeros(n_terms, dtype=np.int64)
-        for c in counts:
-            total += c
+        for *_, counts in sources:
+            total += counts
         ptr = np.zeros(n_terms + 1, dtype=np.int64)
         np.cumsum(total, out=ptr[1:])
+        del total
         out_slots = np.empty(int(ptr[-1]), dtype=_INT)
-        out_tfs = np.empty(int(ptr[-1]), dtype=_INT)
+        out_tfs = np.empty(int(ptr[-1]), dtype=_narrow_type(t for _, _, t, _ in sources))
         fill = ptr[:-1].copy()  # where each term's next source goes
-        for (tids, slots, tfs), c in zip(sources, counts, strict=True):
-            first = np.cumsum(c) - c  # a term's first index inside this source
-            pos = fill[tids] + (np.arange(tids.shape[0], dtype=np.int64) - first[tids])
-            out_slots[pos] = slots
-            out_tfs[pos] = tfs
-            fill += c
+        for source_tids, slots, tfs, counts in sources:
+            shift = fill - (np.cumsum(counts) - counts)
+            for lo in range(0, slots.shape[0], _SCATTER_BLOCK):
+                hi = min(lo + _SCATTER_BLOCK, slots.shape[0])
+                index = np.arange(lo, hi, dtype=np.int64)
+                if source_tids is None:
+                    block_tids = np.searchsorted(self._ptr, index, "right") - 1
+                else:
+                    block_tids = source_tids[lo:hi]
+                index += shift[block_tids]
+                out_slots[index] = slots[lo:hi]
+                out_tfs[index] = tfs[lo:hi]
+            fill += counts
         return ptr, out_slots, out_tfs
