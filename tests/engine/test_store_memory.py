@@ -3,6 +3,8 @@ was the live index plus the whole encoded payload, ~256 MB of it)."""
 
 from __future__ import annotations
 
+import random
+import string
 import tracemalloc
 from pathlib import Path
 
@@ -17,11 +19,17 @@ from tests.helpers import memory, write_workspace
 
 
 def _engine(root: Path, count: int, body_bytes: int = 40) -> Engine:
-    filler = "budget review launch " * (body_bytes // 21 + 1)
+    # Words drawn at random from a vocabulary, so the texts stay near their size once packed.
+    rng = random.Random(7)
+    words = ["".join(rng.choices(string.ascii_lowercase, k=6)) for _ in range(2_000)]
+
+    def filler() -> str:
+        return " ".join(rng.choices(words, k=body_bytes // 7 + 1))
+
     write_workspace(
         root,
         {
-            f"daily/2026-03-01/n{i:04d}.md": memory(f"{filler} {i}\n", tags=[f"t{i % 5}"])
+            f"daily/2026-03-01/n{i:04d}.md": memory(f"{filler()} {i}\n", tags=[f"t{i % 5}"])
             for i in range(count)
         },
     )

@@ -38,12 +38,14 @@ import msgspec
 import numpy as np
 import platformdirs
 
+from .. import textpack
 from ..dates import iso_value
 from ..files import ensure_private_dir, read_regular, workspace_key
 from ..records import Memory
 from .sharing import StringPool, one_copy
 
-STORE_VERSION = 2
+# 3: chunk texts packed (`textpack`), not text.
+STORE_VERSION = 3
 _MAGIC = b"REMETUI-INDEX\n"
 _DIGEST_BYTES = 32
 _HEADER_BYTES = len(_MAGIC) + 4 + _DIGEST_BYTES
@@ -113,6 +115,7 @@ FINGERPRINTED_MODULES = (
     "reme_tui.engine.parse.tokens",
     "reme_tui.engine.parse.wikilinks",
     "reme_tui.engine.tags.index",
+    "reme_tui.engine.textpack",
 )
 FINGERPRINTED_DATA = (("reme_tui.engine", "data/reme_stopwords.txt"),)
 
@@ -356,6 +359,8 @@ def _loads(payload: bytes | memoryview) -> Snapshot:
         raw[index] = _NO_MEMORY  # its view of the payload is not needed again
         if memory.path.startswith(_ESCAPED):
             memory = _map_paths(memory, _unescape)
+        if not all(textpack.check(chunk.packed) for chunk in memory.chunks):
+            raise ValueError("saved index holds a malformed chunk text")
         pool.share(memory, path_of)
         memories.append(memory)
     return Snapshot(
