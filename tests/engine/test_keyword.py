@@ -412,23 +412,27 @@ def test_terms_in_is_the_query_tokens_each_document_holds(
     before=st.lists(op_st, max_size=15),
     after=st.lists(op_st, min_size=1, max_size=15),
     queries=st.lists(query_st, min_size=1, max_size=3),
+    block=st.sampled_from([1, 3, 1 << 16]),  # postings grouped by document per block
 )
 def test_a_restored_index_groups_its_terms_by_document_only_when_first_needed(
-    before: list[tuple], after: list[tuple], queries: list[list[str]]
+    before: list[tuple], after: list[tuple], queries: list[list[str]], block: int
 ) -> None:
     """A restore defers the per-document term lists (issue 19: most of a 50k warm start's
-    keyword restore); the first update derives them, and it then behaves as the original."""
-    index = KeywordIndex()
-    model: dict[DocKey, Sequence[str]] = {}
-    apply_ops(index, before, model)
-    restored = KeywordIndex.from_state(index.export_state())
-    assert restored._loaded_postings is not None  # not derived by the restore
-    apply_ops(restored, after, dict(model))
-    apply_ops(index, after, model)
-    for query in queries:
-        assert restored.score(query) == index.score(query)
-        for key in model:
-            assert restored.terms_in(key, query) == index.terms_in(key, query)
+    keyword restore); the first update derives them, a few terms' postings at a time, and
+    it then behaves as the original."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(keyword, "_DOC_TERMS_BLOCK", block)
+        index = KeywordIndex()
+        model: dict[DocKey, Sequence[str]] = {}
+        apply_ops(index, before, model)
+        restored = KeywordIndex.from_state(index.export_state())
+        assert restored._loaded_postings is not None  # not derived by the restore
+        apply_ops(restored, after, dict(model))
+        apply_ops(index, after, model)
+        for query in queries:
+            assert restored.score(query) == index.score(query)
+            for key in model:
+                assert restored.terms_in(key, query) == index.terms_in(key, query)
 
 
 @pytest.mark.parametrize("min_stale", [1 << 16, 40])
