@@ -435,11 +435,15 @@ def test_a_restored_index_groups_its_terms_by_document_only_when_first_needed(
                 assert restored.terms_in(key, query) == index.terms_in(key, query)
 
 
+@pytest.mark.parametrize("block", [5, 1 << 16])  # postings compacted and saved per block
 @pytest.mark.parametrize("min_stale", [1 << 16, 40])
-def test_packed_term_ids_follow_churn(monkeypatch: pytest.MonkeyPatch, min_stale: int) -> None:
+def test_packed_term_ids_follow_churn(
+    monkeypatch: pytest.MonkeyPatch, min_stale: int, block: int
+) -> None:
     """Documents' term ids packed into one flat array every few updates (and compacted, or
     not) still say what each document holds and take it out exactly."""
     monkeypatch.setattr(doc_terms, "PACK_MIN", 3)
+    monkeypatch.setattr(keyword, "_DOC_TERMS_BLOCK", block)
     rng = random.Random(11)
     vocab = [f"w{i}" for i in range(30)]
     index = KeywordIndex(min_stale_to_compact=min_stale)
@@ -495,14 +499,16 @@ def _same_state(a: dict[str, object], b: dict[str, object]) -> None:
             assert value == b[key], key
 
 
+@pytest.mark.parametrize("block", [3, 1 << 16])  # live postings picked a block at a time
 @pytest.mark.parametrize("bulk_min_tokens", [1 << 16, 10], ids=["overlay", "pending batches"])
 def test_a_state_exported_later_is_the_state_when_it_was_captured(
-    bulk_min_tokens: int, monkeypatch: pytest.MonkeyPatch
+    bulk_min_tokens: int, block: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A save captures the index under the lock and works the state out after it (at
     50,000 memories the whole export held the lock 0.5-3 s): updates made in between
     must not show in it."""
     monkeypatch.setattr(keyword, "_BULK_MIN_TOKENS", bulk_min_tokens)
+    monkeypatch.setattr(keyword, "_DOC_TERMS_BLOCK", block)
     rng = random.Random(3)
     vocab = [f"w{i}" for i in range(40)]
     index = KeywordIndex(min_stale_to_compact=20)

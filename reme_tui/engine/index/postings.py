@@ -219,6 +219,10 @@ class Postings:
                 out.append((slots[s:e], tfs[s:e]))
         return out
 
+    def is_base(self, array: np.ndarray) -> bool:
+        """Whether ``array`` is the base's (`gathered` hands them out, read-only)."""
+        return array is self._slots or array is self._tfs
+
     def gathered(self, n_terms: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every posting list as one CSR over term ids ``0 .. n_terms - 1``: (ptr, slots,
         tfs), each list in slot order; tfs in the narrowest type that holds them all
