@@ -52,6 +52,7 @@ from .index import (
     code_fingerprint,
     collector_paused,
     commit,
+    give_back,
     in_slices,
     now_ns,
     paused_for,
@@ -314,6 +315,8 @@ class Engine:
         self._state.stat_only_changes = False
         try:
             saved = self._store.save(snapshot)
+            del snapshot
+            give_back()  # the export's arrays
         except OSError as exc:
             self.save_error = (
                 f"could not save the index to {self._store.directory}: {exc.strerror or exc}; "

@@ -28,6 +28,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 
+from .allocator import give_back
+
 BURST_PATHS = 200
 
 _lock = threading.Lock()
@@ -60,6 +62,7 @@ def collector_paused() -> Iterator[None]:
                     gc.freeze()
                 if _was_enabled:
                     gc.enable()
+                give_back()  # what the pause's work freed (records it replaced)
 
 
 def paused_for(paths: int) -> AbstractContextManager[None]:
