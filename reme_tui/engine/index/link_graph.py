@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..records import Link
@@ -27,10 +27,12 @@ class LinkGraph:
     Most targets have one source and no anchor, so a lone source is stored as the path
     itself and anchors as a tuple (the empty one shared): a memory of 1,000,000 distinct
     dangling links held a set and a list per target, 318 of the graph's 386 MB (issue 23).
+    A source's outlinks are its memory's own tuple of links, grouped by target when asked:
+    a dict of targets per memory was ~12 MB at 50,000 memories (issue 19).
     """
 
     def __init__(self) -> None:
-        self._out: dict[str, dict[str, tuple[str, ...]]] = {}  # source -> target -> anchors
+        self._out: dict[str, tuple[Link, ...]] = {}  # source -> its links
         self._in: dict[str, str | set[str]] = {}  # target -> its source, or its sources
         self._memories: set[str] = set()
         # What `load` was given, built into the dicts when the graph is first used.
@@ -41,14 +43,13 @@ class LinkGraph:
         self._build()
         return path in self._memories or path in self._in
 
-    def set_file(self, path: str, links: list[Link]) -> None:
+    def set_file(self, path: str, links: Sequence[Link]) -> None:
         """Replace the outgoing links of one memory (marking it as a memory node)."""
         self._build()
         self._drop_outlinks(path)
         self._memories.add(path)
-        targets = _anchors_by_target(links)
-        self._out[path] = targets
-        for target in targets:
+        self._out[path] = links = tuple(links)  # a memory's own tuple is not copied
+        for target in _targets(links):
             _add_source(self._in, target, path)
 
     def load(self, files: list[tuple[str, Iterable[Link]]]) -> None:
@@ -65,12 +66,11 @@ class LinkGraph:
         files = self._loaded
         if files is None:
             return
-        out: dict[str, dict[str, tuple[str, ...]]] = {}
+        out: dict[str, tuple[Link, ...]] = {}
         incoming: dict[str, str | set[str]] = {}
         for path, links in files:
-            targets = _anchors_by_target(links)
-            out[path] = targets
-            for target in targets:
+            out[path] = held = tuple(links)
+            for target in _targets(held):
                 _add_source(incoming, target, path)
         self._out, self._in, self._memories = out, incoming, set(out)
         self._loaded = None
@@ -83,7 +83,7 @@ class LinkGraph:
 
     def _drop_outlinks(self, path: str) -> None:
         incoming = self._in
-        for target in self._out.pop(path, {}):
+        for target in _targets(self._out.pop(path, ())):
             sources = incoming.get(target)
             if sources == path:
                 del incoming[target]
@@ -98,7 +98,7 @@ class LinkGraph:
         memories = self._memories
         return [
             Edge(path, target, anchors)
-            for target, anchors in self._out.get(path, {}).items()
+            for target, anchors in _anchors_by_target(self._out.get(path, ())).items()
             if target in memories
         ]
 
@@ -108,7 +108,7 @@ class LinkGraph:
         if path not in self._memories:
             return []
         return [
-            Edge(source, path, self._out[source][path])
+            Edge(source, path, _anchors_to(self._out[source], path))
             for source in sorted(_sources(self._in.get(path)))
             if source in self._memories
         ]
@@ -116,12 +116,15 @@ class LinkGraph:
     def dangling_from(self, path: str) -> list[str]:
         """Targets of `path` that are not indexed memories."""
         self._build()
-        return [t for t in self._out.get(path, {}) if t not in self._memories]
+        return [t for t in _targets(self._out.get(path, ())) if t not in self._memories]
 
     def snapshot(self) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
         """Outgoing edges per memory (for equality-with-rebuild checks)."""
         self._build()
-        return {node: list(self._out.get(node, {}).items()) for node in self._memories}
+        return {
+            node: list(_anchors_by_target(self._out.get(node, ())).items())
+            for node in self._memories
+        }
 
 
 def _anchors_by_target(links: Iterable[Link]) -> dict[str, tuple[str, ...]]:
@@ -134,6 +137,16 @@ def _anchors_by_target(links: Iterable[Link]) -> dict[str, tuple[str, ...]]:
         if link.anchor:
             anchors.append(link.anchor)
     return {target: tuple(anchors) for target, anchors in targets.items()}
+
+
+def _targets(links: Iterable[Link]) -> list[str]:
+    """The distinct targets of ``links``, in order of first appearance."""
+    return list(dict.fromkeys(link.target for link in links))
+
+
+def _anchors_to(links: Iterable[Link], target: str) -> tuple[str, ...]:
+    """The anchors of the links to ``target``, in order."""
+    return tuple(link.anchor for link in links if link.target == target and link.anchor)
 
 
 def _add_source(incoming: dict[str, str | set[str]], target: str, path: str) -> None:

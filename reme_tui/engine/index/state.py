@@ -94,7 +94,7 @@ class IndexState:
                 [((path, c.start_line), t) for c, t in zip(memory.chunks, tokens, strict=True)],
             )
         if links:
-            self.links.set_file(path, list(memory.links))
+            self.links.set_file(path, memory.links)
         if memory.date is None:
             self.undated.add(path)
         else:
