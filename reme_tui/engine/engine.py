@@ -405,7 +405,7 @@ class Engine:
 
     @property
     def chunk_count(self) -> int:
-        return len(self._state.chunks)
+        return self._state.chunk_count
 
     def memory(self, path: str) -> Memory | None:
         return self._state.memories.get(path)
