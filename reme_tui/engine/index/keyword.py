@@ -837,7 +837,7 @@ def _live_postings(
     term id and bincount's int64 copy took ~200 MB above a 50k-memory index, a save's peak
     after a burst. The tfs are the given ones when no posting is dropped."""
     n_terms = ptr.shape[0] - 1
-    counts = np.zeros(n_terms, dtype=np.int64)
+    counts = np.diff(ptr)  # less the dropped ones (few: a removal's stale postings)
     out_slots = slots if in_place else np.empty(slots.shape[0], dtype=_INT)
     out_tfs: np.ndarray | None = tfs if in_place else None  # made at the first drop
     written = 0
@@ -852,9 +852,10 @@ def _live_postings(
         if out_tfs is not None:
             out_tfs[written:end] = tfs[start : start + block.shape[0]][keep]
         out_slots[written:end] = kept
-        index = np.flatnonzero(keep)
-        index += start
-        counts += np.bincount(np.searchsorted(ptr, index, "right") - 1, minlength=n_terms)
+        if end - written < block.shape[0]:
+            dropped = np.flatnonzero(~keep)
+            dropped += start
+            counts -= np.bincount(np.searchsorted(ptr, dropped, "right") - 1, minlength=n_terms)
         written = end
     if out_tfs is None:
         return out_slots, tfs, counts
