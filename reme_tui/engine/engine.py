@@ -53,6 +53,7 @@ from .index import (
     code_fingerprint,
     collector_paused,
     commit,
+    give_back,
     in_slices,
     now_ns,
     try_load_model,
@@ -315,6 +316,8 @@ class Engine:
         self._state.stat_only_changes = False
         try:
             saved = self._store.save(snapshot)
+            del snapshot
+            give_back()  # the export's arrays
         except OSError as exc:
             self.save_error = (
                 f"could not save the index to {self._store.directory}: {exc.strerror or exc}; "
@@ -403,7 +406,7 @@ class Engine:
 
     @property
     def chunk_count(self) -> int:
-        return len(self._state.chunks)
+        return self._state.chunk_count
 
     def memory(self, path: str) -> Memory | None:
         return self._state.memories.get(path)

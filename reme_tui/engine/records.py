@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import textpack
 from .codes import Code, Severity
 
 # A chunk's identity: (path, start_line).
@@ -34,14 +35,38 @@ class Diagnostic:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Chunk:
-    """A searchable slice of a memory's body; lines are 1-based over the whole file."""
+    """A searchable slice of a memory's body; lines are 1-based over the whole file.
+
+    Its text is held packed (`textpack`: most of the index's memory is chunk text) and
+    unpacked by every read of ``text``; make one with `Chunk.of`. Equal chunks have equal
+    texts, whatever their packed bytes."""
 
     path: str
     start_line: int
     end_line: int
-    text: str
+    packed: bytes
+
+    @classmethod
+    def of(cls, path: str, start_line: int, end_line: int, text: str) -> Chunk:
+        return cls(path, start_line, end_line, textpack.pack(text))
+
+    @property
+    def text(self) -> str:
+        return textpack.unpack(self.packed)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Chunk):
+            return NotImplemented
+        return (self.path, self.start_line, self.end_line) == (
+            other.path,
+            other.start_line,
+            other.end_line,
+        ) and (self.packed == other.packed or self.text == other.text)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.start_line, self.end_line, self.text))
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,12 @@ from msgspec import structs
 
 from reme_tui.config import Settings, load_settings
 from reme_tui.engine import Engine, EngineConfig
-from reme_tui.engine.index import fork_pool_for_threads, saved_index, start_pool_helpers
+from reme_tui.engine.index import (
+    fork_pool_for_threads,
+    saved_index,
+    start_pool_helpers,
+    tune_allocator,
+)
 from reme_tui.ui.options import AppOptions
 
 
@@ -36,6 +41,7 @@ def start_early(
     Call it from the main thread while the process has no other: the loader pool is
     forked first (a threaded process must not fork), then the load's thread starts.
     Raises WorkspaceError when the workspace cannot be opened."""
+    tune_allocator()  # before the index's first big allocation
     options = options or AppOptions()
     settings = with_overrides(load_settings(config_path), options)
     engine = app_engine(workspace, settings, options)

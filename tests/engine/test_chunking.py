@@ -81,7 +81,7 @@ def test_empty_and_blank_bodies_have_no_chunks() -> None:
 
 def test_whole_body_chunk_starts_at_the_body_first_line() -> None:
     # Reference quirk: the root node's range starts at the body's first line, blank or not.
-    assert chunk_body("a.md", "\n\n# T\n\ntext\n\n", 5) == [Chunk("a.md", 5, 9, "# T\n\ntext")]
+    assert chunk_body("a.md", "\n\n# T\n\ntext\n\n", 5) == [Chunk.of("a.md", 5, 9, "# T\n\ntext")]
 
 
 def test_raw_crlf_body_is_normalized() -> None:

@@ -166,3 +166,46 @@ def test_batches_close_together_are_one_burst() -> None:
     assert gc.isenabled()
     now[0] = 1.0 + collector.BURST_WINDOW_S + 0.1
     assert not paused(1)  # the burst is over: a single write leaves the collector on
+
+
+class _Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+def _cycle_made_while_paused(**pause: bool) -> object:
+    """A reference cycle made (and dropped) during a pause, as a key typed beside a burst
+    makes them; returns a weak reference to it."""
+    import weakref
+
+    freeze_after_builds()
+    try:
+        with collector_paused(**pause):
+            cycle = _Cycle()
+            ref = weakref.ref(cycle)
+            del cycle
+        return ref
+    finally:
+        freeze_after_builds(False)
+
+
+def test_cycles_made_beside_a_burst_are_collected_not_frozen() -> None:
+    """Frozen objects are never collected: at 50,000 memories each 3,000-file burst in
+    the app froze ~150,000 objects of the UI's for good (issue 19)."""
+    try:
+        ref = _cycle_made_while_paused(others_run=True)
+        assert ref() is None  # collected before the freeze
+    finally:
+        gc.unfreeze()
+
+
+def test_a_build_pause_freezes_without_walking_what_it_made() -> None:
+    """A build makes next to no cycles, and collecting its young objects cost ~0.25 s at
+    50k memories: only a burst's pause collects first."""
+    try:
+        ref = _cycle_made_while_paused()
+        assert ref() is not None and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+    gc.collect()
+    assert ref() is None

@@ -412,30 +412,38 @@ def test_terms_in_is_the_query_tokens_each_document_holds(
     before=st.lists(op_st, max_size=15),
     after=st.lists(op_st, min_size=1, max_size=15),
     queries=st.lists(query_st, min_size=1, max_size=3),
+    block=st.sampled_from([1, 3, 1 << 16]),  # postings grouped by document per block
 )
 def test_a_restored_index_groups_its_terms_by_document_only_when_first_needed(
-    before: list[tuple], after: list[tuple], queries: list[list[str]]
+    before: list[tuple], after: list[tuple], queries: list[list[str]], block: int
 ) -> None:
     """A restore defers the per-document term lists (issue 19: most of a 50k warm start's
-    keyword restore); the first update derives them, and it then behaves as the original."""
-    index = KeywordIndex()
-    model: dict[DocKey, Sequence[str]] = {}
-    apply_ops(index, before, model)
-    restored = KeywordIndex.from_state(index.export_state())
-    assert restored._loaded_postings is not None  # not derived by the restore
-    apply_ops(restored, after, dict(model))
-    apply_ops(index, after, model)
-    for query in queries:
-        assert restored.score(query) == index.score(query)
-        for key in model:
-            assert restored.terms_in(key, query) == index.terms_in(key, query)
+    keyword restore); the first update derives them, a few terms' postings at a time, and
+    it then behaves as the original."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(keyword, "_DOC_TERMS_BLOCK", block)
+        index = KeywordIndex()
+        model: dict[DocKey, Sequence[str]] = {}
+        apply_ops(index, before, model)
+        restored = KeywordIndex.from_state(index.export_state())
+        assert restored._loaded_postings is not None  # not derived by the restore
+        apply_ops(restored, after, dict(model))
+        apply_ops(index, after, model)
+        for query in queries:
+            assert restored.score(query) == index.score(query)
+            for key in model:
+                assert restored.terms_in(key, query) == index.terms_in(key, query)
 
 
+@pytest.mark.parametrize("block", [5, 1 << 16])  # postings compacted and saved per block
 @pytest.mark.parametrize("min_stale", [1 << 16, 40])
-def test_packed_term_ids_follow_churn(monkeypatch: pytest.MonkeyPatch, min_stale: int) -> None:
+def test_packed_term_ids_follow_churn(
+    monkeypatch: pytest.MonkeyPatch, min_stale: int, block: int
+) -> None:
     """Documents' term ids packed into one flat array every few updates (and compacted, or
     not) still say what each document holds and take it out exactly."""
     monkeypatch.setattr(doc_terms, "PACK_MIN", 3)
+    monkeypatch.setattr(keyword, "_DOC_TERMS_BLOCK", block)
     rng = random.Random(11)
     vocab = [f"w{i}" for i in range(30)]
     index = KeywordIndex(min_stale_to_compact=min_stale)
@@ -491,14 +499,16 @@ def _same_state(a: dict[str, object], b: dict[str, object]) -> None:
             assert value == b[key], key
 
 
+@pytest.mark.parametrize("block", [3, 1 << 16])  # live postings picked a block at a time
 @pytest.mark.parametrize("bulk_min_tokens", [1 << 16, 10], ids=["overlay", "pending batches"])
 def test_a_state_exported_later_is_the_state_when_it_was_captured(
-    bulk_min_tokens: int, monkeypatch: pytest.MonkeyPatch
+    bulk_min_tokens: int, block: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A save captures the index under the lock and works the state out after it (at
     50,000 memories the whole export held the lock 0.5-3 s): updates made in between
     must not show in it."""
     monkeypatch.setattr(keyword, "_BULK_MIN_TOKENS", bulk_min_tokens)
+    monkeypatch.setattr(keyword, "_DOC_TERMS_BLOCK", block)
     rng = random.Random(3)
     vocab = [f"w{i}" for i in range(40)]
     index = KeywordIndex(min_stale_to_compact=20)

@@ -42,13 +42,15 @@ def lists_of(tiers: Postings) -> dict[int, list[tuple[int, int]]]:
     steps=st.lists(step, max_size=40),
     share=st.sampled_from([1, 8, 1 << 30]),
     overlay_terms=st.sampled_from([3, 1 << 15]),
+    scatter_block=st.sampled_from([2, 1 << 18]),  # a fold places postings in blocks
 )
 def test_every_list_stays_in_slot_order(
-    steps: list[object], share: int, overlay_terms: int
+    steps: list[object], share: int, overlay_terms: int, scatter_block: int
 ) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(postings, "PENDING_TO_OVERLAY_SHARE", share)
         patch.setattr(postings, "OVERLAY_TERMS", overlay_terms)
+        patch.setattr(postings, "_SCATTER_BLOCK", scatter_block)
         tiers = Postings()
         model: dict[int, list[tuple[int, int]]] = {}
         for slot, item in enumerate(steps):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from reme_tui.engine.engine import Engine, EngineConfig
-from reme_tui.engine.index.store import IndexStore, StoreInvalid
+from reme_tui.engine.index.store import STORE_VERSION, IndexStore, StoreInvalid
 from tests.helpers import memory, write_workspace
 
 FILES = {
@@ -125,7 +125,7 @@ def test_concurrent_processes_never_corrupt_the_store(tmp_path: Path) -> None:
 # -- a hostile saved index (issue 11): data, never code; regular files only; ours only --
 
 
-def _entry(payload: bytes, version: int = 2) -> bytes:
+def _entry(payload: bytes, version: int = STORE_VERSION) -> bytes:
     import hashlib
 
     return (
@@ -138,7 +138,7 @@ class _Boom:
         return (os.system, ("touch pwned",))
 
 
-@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("version", [1, 2, STORE_VERSION])
 def test_planted_pickle_never_runs(tmp_path: Path, version: int) -> None:
     import pickle
 

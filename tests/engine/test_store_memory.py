@@ -3,10 +3,13 @@ was the live index plus the whole encoded payload, ~256 MB of it)."""
 
 from __future__ import annotations
 
+import random
+import string
 import tracemalloc
 from pathlib import Path
 
 import msgspec
+import numpy as np
 import pytest
 
 from reme_tui.engine.engine import Engine
@@ -16,11 +19,17 @@ from tests.helpers import memory, write_workspace
 
 
 def _engine(root: Path, count: int, body_bytes: int = 40) -> Engine:
-    filler = "budget review launch " * (body_bytes // 21 + 1)
+    # Words drawn at random from a vocabulary, so the texts stay near their size once packed.
+    rng = random.Random(7)
+    words = ["".join(rng.choices(string.ascii_lowercase, k=6)) for _ in range(2_000)]
+
+    def filler() -> str:
+        return " ".join(rng.choices(words, k=body_bytes // 7 + 1))
+
     write_workspace(
         root,
         {
-            f"daily/2026-03-01/n{i:04d}.md": memory(f"{filler} {i}\n", tags=[f"t{i % 5}"])
+            f"daily/2026-03-01/n{i:04d}.md": memory(f"{filler()} {i}\n", tags=[f"t{i % 5}"])
             for i in range(count)
         },
     )
@@ -31,6 +40,23 @@ def _engine(root: Path, count: int, body_bytes: int = 40) -> Engine:
 def test_array_headers_are_msgspecs(length: int) -> None:
     header = store._array_header(length)
     assert msgspec.msgpack.encode([None] * length)[: len(header)] == header
+
+
+@pytest.mark.parametrize("length", [0, 1, 2, 3, 4, 8, 16, 17, 255, 256, 65_535, 65_536])
+def test_extension_and_map_headers_are_msgspecs(length: int) -> None:
+    ext = store._ext_header(1, length)
+    assert msgspec.msgpack.encode(msgspec.msgpack.Ext(1, b"x" * length))[: len(ext)] == ext
+    head = store._map_header(length)
+    assert msgspec.msgpack.encode({str(i): 0 for i in range(length)})[: len(head)] == head
+
+
+def test_arrays_stream_as_views_of_their_memory_and_encode_as_whole() -> None:
+    postings = np.arange(100_000, dtype=np.int32)
+    state = {"indices": postings, "nested": {"tfs": postings[::2].astype(np.uint8)}, "k": 1.5}
+    parts = list(store._encoded_state(state))
+    views = [p for p in parts if isinstance(p, memoryview)]
+    assert any(np.shares_memory(np.frombuffer(v, np.int32), postings) for v in views)
+    assert b"".join(parts) == store._ENCODER.encode(state)
 
 
 @pytest.mark.parametrize("count", [0, 3, 16, 40])

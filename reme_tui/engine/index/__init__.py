@@ -2,8 +2,10 @@
 means for it (``updates``: the planner), building it cold or warm (``build``), the loader
 that reads many files on many cores (``loader``), BM25 postings (``keyword``), the link
 graph (``link_graph``), embeddings (``vectors``, ``semantic``), and the saved index for
-warm starts (``store``, ``store_choice``, ``pending``: read in the background)."""
+warm starts (``store``, ``store_choice``, ``pending``: read in the background), and the
+C allocator's settings for a process that keeps an index for hours (``allocator``)."""
 
+from .allocator import give_back, tune_allocator
 from .build import ProgressCallback, build_cold, build_warm, commit, in_slices
 from .collector import BurstWindow, collector_paused, freeze_after_builds, paused_for
 from .keyword import ChunkScore, KeywordIndex, TermScore
@@ -58,6 +60,7 @@ __all__ = [
     "drop_standby_pool",
     "fork_pool_for_threads",
     "freeze_after_builds",
+    "give_back",
     "in_slices",
     "load_all",
     "load_model",
@@ -67,5 +70,6 @@ __all__ = [
     "saved_index",
     "start_pool_helpers",
     "try_load_model",
+    "tune_allocator",
     "worker_setting_problem",
 ]

@@ -54,6 +54,8 @@ STATE_VERSION = 1
 
 _INT = np.int32
 _EMPTY_INT = np.zeros(0, dtype=_INT)
+# The types a state's term frequencies may come in (int32, or narrower when they fit).
+_NARROW_TFS = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(_INT))
 # add_many() switches from per-term appends to grouped, vectorized appends at this size.
 _BULK_MIN_DOCS = 16
 # ... or when the documents hold this many tokens (a huge memory: the vectorized path
@@ -61,6 +63,8 @@ _BULK_MIN_DOCS = 16
 _BULK_MIN_TOKENS = 1 << 16
 # add_many() counts terms in batches of about this many tokens (bounds temporary memory).
 _BULK_BATCH_TOKENS = 1 << 21
+# `_doc_terms` groups about this many postings at a time.
+_DOC_TERMS_BLOCK = 1 << 16
 # Never compact while fewer stale posting entries than this have accumulated.
 _MIN_STALE_TO_COMPACT = 1 << 16
 
@@ -112,10 +116,40 @@ def _split(arr: np.ndarray, sizes: Sequence[int]) -> list[np.ndarray]:
 
 
 def _doc_ptr(indices: np.ndarray, n_docs: int) -> np.ndarray:
-    """Where each document's run starts in postings grouped by document (CSR offsets)."""
+    """Where each document's run starts in postings grouped by document (CSR offsets).
+    Counted a block at a time: bincount makes an int64 copy of what it counts."""
+    counts = np.zeros(n_docs, dtype=np.int64)
+    for start in range(0, indices.shape[0], _DOC_TERMS_BLOCK):
+        counts += np.bincount(indices[start : start + _DOC_TERMS_BLOCK], minlength=n_docs)
     ptr = np.zeros(n_docs + 1, dtype=np.int64)
-    np.cumsum(np.bincount(indices, minlength=n_docs), out=ptr[1:])
+    np.cumsum(counts, out=ptr[1:])
     return ptr
+
+
+def _doc_terms(df: np.ndarray, indices: np.ndarray, n_docs: int) -> np.ndarray:
+    """Every document's term ids in document order, ascending within a document, from
+    postings grouped by term (``df[t]`` of them for term ``t``, in term order); the
+    offsets are `_doc_ptr`'s. Grouped a block of terms at a time: at once, the sort's
+    int64 orders of every posting took ~140 MB above a 50k-memory index for a moment."""
+    ptr = np.zeros(df.shape[0] + 1, dtype=np.int64)
+    np.cumsum(df, out=ptr[1:])
+    out = np.empty(indices.shape[0], dtype=_INT)
+    fill = _doc_ptr(indices, n_docs)[:-1]  # where each document's next term goes
+    term = 0
+    while term < df.shape[0]:
+        start = int(ptr[term])
+        end_term = int(np.searchsorted(ptr, start + _DOC_TERMS_BLOCK, "right")) - 1
+        end_term = min(max(end_term, term + 1), df.shape[0])
+        docs = indices[start : int(ptr[end_term])]
+        order = _stable_argsort(docs)
+        by_doc = docs[order]
+        rank = np.arange(by_doc.shape[0], dtype=np.int64)
+        rank -= np.searchsorted(by_doc, by_doc, "left")  # place inside its document's run
+        terms = np.repeat(np.arange(term, end_term, dtype=_INT), df[term:end_term])
+        out[fill[by_doc] + rank] = terms[order]
+        fill += np.bincount(docs, minlength=n_docs)
+        term = end_term
+    return out
 
 
 def _slots(slots: int | set[int] | None) -> tuple[int, ...]:
@@ -261,6 +295,9 @@ class KeywordIndex:
         if self._stale_entries == 0 and self._n_slots == len(self._key_slot):
             return
         state = self._csr()
+        for name in ("indices", "tfs"):  # views of arrays that held the stale postings too
+            if state[name].base is not None:
+                state[name] = state[name].copy()
         # Reuse the per-document term lists instead of re-deriving them by sorting.
         term_remap = np.full(len(self._terms), -1, dtype=_INT)
         term_remap[state.pop("_kept_terms")] = np.arange(len(state["terms"]), dtype=_INT)
@@ -278,8 +315,7 @@ class KeywordIndex:
         loaded = self._loaded_postings
         if loaded is not None:
             indices, df, n_docs = loaded  # (a first new slot may be allocated already)
-            term_of = np.repeat(np.arange(df.shape[0], dtype=_INT), df)
-            self._slot_terms.load(term_of[_stable_argsort(indices)], _doc_ptr(indices, n_docs))
+            self._slot_terms.load(_doc_terms(df, indices, n_docs), _doc_ptr(indices, n_docs))
             self._loaded_postings = None
         return self._slot_terms
 
@@ -476,7 +512,9 @@ class KeywordIndex:
         # write into their base arrays (`Postings.gathered` hands them out read-only), and
         # a saved index's arrays were copied out of the file's bytes when decoded.
         indices = np.asarray(state["indices"], dtype=_INT)
-        tfs = np.asarray(state["tfs"], dtype=_INT)
+        tfs = state["tfs"]
+        if not (isinstance(tfs, np.ndarray) and tfs.dtype in _NARROW_TFS):
+            tfs = np.asarray(tfs, dtype=_INT)
         n_docs = doc_len.shape[0]
         n_terms = len(terms)
         df = np.diff(indptr)
@@ -553,7 +591,8 @@ class KeywordIndex:
 
         Keys: version, k1, b, paths (sorted list[str]), doc_path (int32 index into
         paths), doc_line (int64), doc_len (int32), terms (list[str]), and the CSR
-        postings indptr (int64, len(terms)+1), indices (int32 doc row), tfs (int32).
+        postings indptr (int64, len(terms)+1), indices (int32 doc row), tfs (uint8,
+        uint16 or int32: as narrow as the postings keep them).
         """
         return self.export_later()()
 
@@ -795,6 +834,46 @@ class KeywordIndex:
         return [(key, val) for val, key in ranked[:k]]
 
 
+def _live_postings(
+    ptr: np.ndarray,
+    slots: np.ndarray,
+    tfs: np.ndarray,
+    live: np.ndarray,
+    remap: np.ndarray,
+    *,
+    in_place: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The postings (CSR by ``ptr``) of live slots only, slots renumbered by ``remap``:
+    (slots, tfs, postings per term). A block at a time, written over ``slots`` and ``tfs``
+    when ``in_place`` (a copy `gathered` just made): at once, the masks, the repeat of every
+    term id and bincount's int64 copy took ~200 MB above a 50k-memory index, a save's peak
+    after a burst. The tfs are the given ones when no posting is dropped."""
+    n_terms = ptr.shape[0] - 1
+    counts = np.diff(ptr)  # less the dropped ones (few: a removal's stale postings)
+    out_slots = slots if in_place else np.empty(slots.shape[0], dtype=_INT)
+    out_tfs: np.ndarray | None = tfs if in_place else None  # made at the first drop
+    written = 0
+    for start in range(0, slots.shape[0], _DOC_TERMS_BLOCK):
+        block = slots[start : start + _DOC_TERMS_BLOCK]
+        keep = live[block]
+        kept = remap[block[keep]]
+        end = written + kept.shape[0]
+        if out_tfs is None and end - written < block.shape[0]:
+            out_tfs = np.empty(slots.shape[0], dtype=tfs.dtype)
+            out_tfs[:written] = tfs[:written]  # every posting before was kept
+        if out_tfs is not None:
+            out_tfs[written:end] = tfs[start : start + block.shape[0]][keep]
+        out_slots[written:end] = kept
+        if end - written < block.shape[0]:
+            dropped = np.flatnonzero(~keep)
+            dropped += start
+            counts -= np.bincount(np.searchsorted(ptr, dropped, "right") - 1, minlength=n_terms)
+        written = end
+    if out_tfs is None:
+        return out_slots, tfs, counts
+    return out_slots[:written], out_tfs[:written], counts
+
+
 def _csr_of(
     live: np.ndarray,
     slot_len: np.ndarray,
@@ -817,25 +896,9 @@ def _csr_of(
     doc_len = slot_len[live_slots].astype(_INT)
     n_terms = len(terms)
     ptr, all_slots, all_tfs = postings.gathered(n_terms)
-    lens = np.diff(ptr)
-    if n_terms and all_slots.shape[0]:
-        # Each step makes an array the size of every posting (~34 MB at 50,000
-        # memories): only those needed, no copies of the same dtype (a save's peak).
-        keep = live[all_slots]
-        if keep.all():  # no stale posting: nothing to drop
-            all_slots = remap[all_slots]
-            counts = lens
-        else:
-            term_of = np.repeat(np.arange(n_terms, dtype=_INT), lens)[keep]
-            all_slots = remap[all_slots[keep]]
-            all_tfs = all_tfs[keep]
-            counts = np.bincount(term_of, minlength=n_terms)
-            del term_of
-        del keep
-    else:
-        all_slots = _EMPTY_INT.copy()
-        all_tfs = _EMPTY_INT.copy()
-        counts = np.zeros(n_terms, dtype=np.int64)
+    all_slots, all_tfs, counts = _live_postings(
+        ptr, all_slots, all_tfs, live, remap, in_place=not postings.is_base(all_slots)
+    )
     kept = np.flatnonzero(counts)
     indptr = np.zeros(kept.shape[0] + 1, dtype=np.int64)
     np.cumsum(counts[kept], out=indptr[1:])
@@ -850,7 +913,9 @@ def _csr_of(
         "terms": [terms[t] for t in kept.tolist()],
         "indptr": indptr,
         "indices": all_slots.astype(_INT, copy=False),
-        "tfs": all_tfs.astype(_INT, copy=False),
+        # As narrow as the postings keep them (`postings._narrow`): not widened to int32
+        # for the save (a 34 MB copy at 50,000 memories) and narrowed again by the load.
+        "tfs": all_tfs if all_tfs.dtype in _NARROW_TFS else all_tfs.astype(_INT),
         "_kept_terms": kept,
         "_live_slots": live_slots,
     }

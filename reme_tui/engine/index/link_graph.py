@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..records import Link
@@ -27,10 +27,14 @@ class LinkGraph:
     Most targets have one source and no anchor, so a lone source is stored as the path
     itself and anchors as a tuple (the empty one shared): a memory of 1,000,000 distinct
     dangling links held a set and a list per target, 318 of the graph's 386 MB (issue 23).
+    A source's targets are a tuple, and only the few sources with anchored links keep a
+    dict of their anchors: a dict of targets and anchors per memory was ~12 MB at 50,000
+    memories (issue 19).
     """
 
     def __init__(self) -> None:
-        self._out: dict[str, dict[str, tuple[str, ...]]] = {}  # source -> target -> anchors
+        self._out: dict[str, tuple[str, ...]] = {}  # source -> its targets, in order
+        self._anchors: dict[str, dict[str, tuple[str, ...]]] = {}  # source -> target -> anchors
         self._in: dict[str, str | set[str]] = {}  # target -> its source, or its sources
         self._memories: set[str] = set()
         # What `load` was given, built into the dicts when the graph is first used.
@@ -41,20 +45,17 @@ class LinkGraph:
         self._build()
         return path in self._memories or path in self._in
 
-    def set_file(self, path: str, links: list[Link]) -> None:
+    def set_file(self, path: str, links: Sequence[Link]) -> None:
         """Replace the outgoing links of one memory (marking it as a memory node)."""
         self._build()
         self._drop_outlinks(path)
         self._memories.add(path)
-        targets = _anchors_by_target(links)
-        self._out[path] = targets
-        for target in targets:
-            _add_source(self._in, target, path)
+        self._put(self._out, self._anchors, self._in, path, links)
 
     def load(self, files: list[tuple[str, Iterable[Link]]]) -> None:
         """The whole graph at once (warm starts), built when it is first used: the first
         screen of a warm start needs no link (0.25 s of a 50k restore went to this)."""
-        self._out, self._in, self._memories = {}, {}, set()
+        self._out, self._anchors, self._in, self._memories = {}, {}, {}, set()
         self._loaded = files
 
     def prepare(self) -> None:
@@ -65,15 +66,29 @@ class LinkGraph:
         files = self._loaded
         if files is None:
             return
-        out: dict[str, dict[str, tuple[str, ...]]] = {}
+        out: dict[str, tuple[str, ...]] = {}
+        anchors: dict[str, dict[str, tuple[str, ...]]] = {}
         incoming: dict[str, str | set[str]] = {}
         for path, links in files:
-            targets = _anchors_by_target(links)
-            out[path] = targets
-            for target in targets:
-                _add_source(incoming, target, path)
-        self._out, self._in, self._memories = out, incoming, set(out)
+            self._put(out, anchors, incoming, path, links)
+        self._out, self._anchors, self._in, self._memories = out, anchors, incoming, set(out)
         self._loaded = None
+
+    @staticmethod
+    def _put(
+        out: dict[str, tuple[str, ...]],
+        anchors: dict[str, dict[str, tuple[str, ...]]],
+        incoming: dict[str, str | set[str]],
+        path: str,
+        links: Iterable[Link],
+    ) -> None:
+        by_target = _anchors_by_target(links)
+        out[path] = tuple(by_target)
+        anchored = {t: a for t, a in by_target.items() if a}
+        if anchored:
+            anchors[path] = anchored
+        for target in by_target:
+            _add_source(incoming, target, path)
 
     def remove_file(self, path: str) -> None:
         """Forget a memory's outlinks; it stays as a dangling target if others link to it."""
@@ -83,7 +98,8 @@ class LinkGraph:
 
     def _drop_outlinks(self, path: str) -> None:
         incoming = self._in
-        for target in self._out.pop(path, {}):
+        self._anchors.pop(path, None)
+        for target in self._out.pop(path, ()):
             sources = incoming.get(target)
             if sources == path:
                 del incoming[target]
@@ -96,9 +112,10 @@ class LinkGraph:
         """Edges to indexed memories, in order of first appearance in the file."""
         self._build()
         memories = self._memories
+        anchors = self._anchors.get(path, {})
         return [
-            Edge(path, target, anchors)
-            for target, anchors in self._out.get(path, {}).items()
+            Edge(path, target, anchors.get(target, ()))
+            for target in self._out.get(path, ())
             if target in memories
         ]
 
@@ -108,7 +125,7 @@ class LinkGraph:
         if path not in self._memories:
             return []
         return [
-            Edge(source, path, self._out[source][path])
+            Edge(source, path, self._anchors.get(source, {}).get(path, ()))
             for source in sorted(_sources(self._in.get(path)))
             if source in self._memories
         ]
@@ -116,12 +133,15 @@ class LinkGraph:
     def dangling_from(self, path: str) -> list[str]:
         """Targets of `path` that are not indexed memories."""
         self._build()
-        return [t for t in self._out.get(path, {}) if t not in self._memories]
+        return [t for t in self._out.get(path, ()) if t not in self._memories]
 
     def snapshot(self) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
         """Outgoing edges per memory (for equality-with-rebuild checks)."""
         self._build()
-        return {node: list(self._out.get(node, {}).items()) for node in self._memories}
+        return {
+            node: [(t, self._anchors.get(node, {}).get(t, ())) for t in self._out.get(node, ())]
+            for node in self._memories
+        }
 
 
 def _anchors_by_target(links: Iterable[Link]) -> dict[str, tuple[str, ...]]:

@@ -22,12 +22,14 @@ read would make a hidden write under); only the updates fold.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 _INT = np.int32
 _EMPTY_INT = np.zeros(0, dtype=_INT)
-# Fold the overlay into the base once it holds this many terms (each costs ~400 bytes
-# of arrays and dict entries; a fold costs a pass over every posting).
+# Fold the overlay into the base once it holds this many terms (each costs ~270 bytes
+# of its array and dict entries; a fold costs a pass over every posting).
 OVERLAY_TERMS = 1 << 15
 # At most this many pending batches before a fold (a read looks a term up in each) ...
 MAX_PENDING = 16
@@ -40,6 +42,10 @@ PENDING_SHARE = 1
 # 0.4-1.6 s under the index lock, on the first single-memory update after a batch, and a
 # key typed during a burst of changes waited for it (issue 19).
 PENDING_TO_OVERLAY_SHARE = 8
+
+# `gathered` places postings this many at a time: its temporaries (an int64 per posting,
+# three of them) were ~200 MB at 50,000 memories, at the peak of a save after a burst.
+_SCATTER_BLOCK = 1 << 18
 
 Segment = tuple[np.ndarray, np.ndarray]
 """One stretch of a term's posting list: (slots, tfs) views; slots int32, tfs of an integer
@@ -56,16 +62,28 @@ def _narrow(tfs: np.ndarray) -> np.ndarray:
     top = int(tfs.max())
     for dtype in (np.uint8, np.uint16):
         if top <= np.iinfo(dtype).max:
-            return tfs.astype(dtype)
+            return tfs.astype(dtype, copy=False)
     return tfs
 
 
-def _grow(arr: np.ndarray | None, need: int) -> np.ndarray:
-    """A copy of ``arr`` with capacity at least ``need`` (doubling)."""
-    old = 0 if arr is None else arr.shape[0]
-    out = np.empty(max(need, 2 * old, 4), dtype=_INT)
-    if arr is not None:
-        out[:old] = arr
+def _narrow_type(parts: Iterable[np.ndarray]) -> np.dtype:
+    """The type `_narrow` would give the concatenation of ``parts``."""
+    top = max((int(p.max()) for p in parts if p.shape[0]), default=0)
+    for dtype in (np.uint8, np.uint16):
+        if top <= np.iinfo(dtype).max:
+            return np.dtype(dtype)
+    return np.dtype(_INT)
+
+
+def _grow(rows: np.ndarray | None, need: int) -> np.ndarray:
+    """A copy of an overlay list's ``rows`` (slots, tfs) with room for at least ``need``
+    postings (doubling). One array a term, not one for its slots and one for its tfs:
+    after a burst of 3,000 edits at 50,000 memories the overlay held ~115,000 arrays,
+    ~12 MB mostly of their headers (issue 19)."""
+    old = 0 if rows is None else rows.shape[1]
+    out = np.empty((2, max(need, 2 * old, 4)), dtype=_INT)
+    if rows is not None:
+        out[:, :old] = rows
     return out
 
 
@@ -88,8 +106,7 @@ class Postings:
         self._ptr = ptr
         self._slots = slots
         self._tfs = _narrow(tfs)
-        self._o_slots: dict[int, np.ndarray] = {}
-        self._o_tfs: dict[int, np.ndarray] = {}
+        self._o_rows: dict[int, np.ndarray] = {}  # term -> its slots and tfs, in 2 rows
         self._o_len: dict[int, int] = {}
         self._pending: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self._pending_entries = 0
@@ -102,12 +119,11 @@ class Postings:
             self._pending_out_of_the_way()  # the overlay must stay older than them all
         o_len = self._o_len
         n = o_len.get(tid, 0)
-        arr = self._o_slots.get(tid)
-        if arr is None or n == arr.shape[0]:
-            self._o_slots[tid] = _grow(arr, n + 1)
-            self._o_tfs[tid] = _grow(self._o_tfs.get(tid), n + 1)
-        self._o_slots[tid][n] = slot
-        self._o_tfs[tid][n] = tf
+        rows = self._o_rows.get(tid)
+        if rows is None or n == rows.shape[1]:
+            rows = self._o_rows[tid] = _grow(rows, n + 1)
+        rows[0, n] = slot
+        rows[1, n] = tf
         o_len[tid] = n + 1
 
     def _pending_out_of_the_way(self) -> None:
@@ -132,12 +148,11 @@ class Postings:
         """Postings at the end of ``tid``'s overlay list (slots newer than any there)."""
         n = self._o_len.get(tid, 0)
         end = n + slots.shape[0]
-        arr = self._o_slots.get(tid)
-        if arr is None or end > arr.shape[0]:
-            self._o_slots[tid] = _grow(arr, end)
-            self._o_tfs[tid] = _grow(self._o_tfs.get(tid), end)
-        self._o_slots[tid][n:end] = slots
-        self._o_tfs[tid][n:end] = tfs
+        rows = self._o_rows.get(tid)
+        if rows is None or end > rows.shape[1]:
+            rows = self._o_rows[tid] = _grow(rows, end)
+        rows[0, n:end] = slots
+        rows[1, n:end] = tfs
         self._o_len[tid] = end
 
     def append_sorted(self, tids: np.ndarray, slots: np.ndarray, tfs: np.ndarray) -> None:
@@ -169,8 +184,7 @@ class Postings:
         copy = Postings.__new__(Postings)
         copy._ptr, copy._slots, copy._tfs = self._ptr, self._slots, self._tfs
         copy._o_len = dict(self._o_len)
-        copy._o_slots = {t: self._o_slots[t][:m] for t, m in copy._o_len.items()}
-        copy._o_tfs = {t: self._o_tfs[t][:m] for t, m in copy._o_len.items()}
+        copy._o_rows = {t: self._o_rows[t][:, :m] for t, m in copy._o_len.items()}
         copy._pending = list(self._pending)
         copy._pending_entries = self._pending_entries
         return copy
@@ -196,7 +210,8 @@ class Postings:
                 out.append((self._slots[s:e], self._tfs[s:e]))
         m = self._o_len.get(tid)
         if m:
-            out.append((self._o_slots[tid][:m], self._o_tfs[tid][:m]))
+            rows = self._o_rows[tid]
+            out.append((rows[0, :m], rows[1, :m]))
         for tids, slots, tfs in self._pending:
             s = int(np.searchsorted(tids, tid, "left"))
             e = int(np.searchsorted(tids, tid, "right"))
@@ -204,43 +219,62 @@ class Postings:
                 out.append((slots[s:e], tfs[s:e]))
         return out
 
+    def is_base(self, array: np.ndarray) -> bool:
+        """Whether ``array`` is the base's (`gathered` hands them out, read-only)."""
+        return array is self._slots or array is self._tfs
+
     def gathered(self, n_terms: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every posting list as one CSR over term ids ``0 .. n_terms - 1``: (ptr, slots,
-        tfs), each list in slot order; tfs int32, or the base's narrow ones when nothing else
-        (read-only: the base itself)."""
+        tfs), each list in slot order; tfs in the narrowest type that holds them all
+        (read-only when nothing but the base: the base itself)."""
         n_base = self._ptr.shape[0] - 1
         if not self._o_len and not self._pending:
             if n_base == n_terms:
                 return self._ptr, self._slots, self._tfs
             tail = np.full(n_terms - n_base, self._ptr[-1], dtype=np.int64)
             return np.concatenate((self._ptr, tail)), self._slots, self._tfs
-        sources: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        # Each source: (term ids, or None for the base's, whose runs `ptr` gives), slots,
+        # tfs, postings per term. Each is sorted by term id, so a posting's place is its
+        # term's start in the result, plus its index in the source, minus its term's first
+        # index in the source.
+        sources: list[tuple[np.ndarray | None, np.ndarray, np.ndarray, np.ndarray]] = []
         if self._slots.shape[0]:
-            base_tids = np.repeat(np.arange(n_base, dtype=_INT), np.diff(self._ptr))
-            sources.append((base_tids, self._slots, self._tfs))
+            base_counts = np.zeros(n_terms, dtype=np.int64)
+            base_counts[:n_base] = np.diff(self._ptr)
+            sources.append((None, self._slots, self._tfs, base_counts))
         if self._o_len:
             used = sorted(self._o_len.items())
+            tids = np.repeat(np.array([t for t, _ in used], dtype=_INT), [m for _, m in used])
             sources.append(
                 (
-                    np.repeat(np.array([t for t, _ in used], dtype=_INT), [m for _, m in used]),
-                    np.concatenate([self._o_slots[t][:m] for t, m in used]),
-                    np.concatenate([self._o_tfs[t][:m] for t, m in used]),
+                    tids,
+                    np.concatenate([self._o_rows[t][0, :m] for t, m in used]),
+                    np.concatenate([self._o_rows[t][1, :m] for t, m in used]),
+                    np.bincount(tids, minlength=n_terms),
                 )
             )
-        sources.extend(self._pending)
-        counts = [np.bincount(tids, minlength=n_terms) for tids, _, _ in sources]
+        for tids, slots, tfs in self._pending:
+            sources.append((tids, slots, tfs, np.bincount(tids, minlength=n_terms)))
         total = np.zeros(n_terms, dtype=np.int64)
-        for c in counts:
-            total += c
+        for *_, counts in sources:
+            total += counts
         ptr = np.zeros(n_terms + 1, dtype=np.int64)
         np.cumsum(total, out=ptr[1:])
+        del total
         out_slots = np.empty(int(ptr[-1]), dtype=_INT)
-        out_tfs = np.empty(int(ptr[-1]), dtype=_INT)
+        out_tfs = np.empty(int(ptr[-1]), dtype=_narrow_type(t for _, _, t, _ in sources))
         fill = ptr[:-1].copy()  # where each term's next source goes
-        for (tids, slots, tfs), c in zip(sources, counts, strict=True):
-            first = np.cumsum(c) - c  # a term's first index inside this source
-            pos = fill[tids] + (np.arange(tids.shape[0], dtype=np.int64) - first[tids])
-            out_slots[pos] = slots
-            out_tfs[pos] = tfs
-            fill += c
+        for source_tids, slots, tfs, counts in sources:
+            shift = fill - (np.cumsum(counts) - counts)
+            for lo in range(0, slots.shape[0], _SCATTER_BLOCK):
+                hi = min(lo + _SCATTER_BLOCK, slots.shape[0])
+                index = np.arange(lo, hi, dtype=np.int64)
+                if source_tids is None:
+                    block_tids = np.searchsorted(self._ptr, index, "right") - 1
+                else:
+                    block_tids = source_tids[lo:hi]
+                index += shift[block_tids]
+                out_slots[index] = slots[lo:hi]
+                out_tfs[index] = tfs[lo:hi]
+            fill += counts
         return ptr, out_slots, out_tfs

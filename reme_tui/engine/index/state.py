@@ -46,7 +46,7 @@ class IndexState:
         self.memories: dict[str, Memory] = {}
         self.failures: dict[str, Diagnostic] = {}
         self.scan_diagnostics: list[Diagnostic] = []
-        self.chunks: dict[DocKey, Chunk] = {}
+        self.chunk_count = 0  # a memory's chunks are its own (`chunk` finds one by key)
         self.keyword = KeywordIndex()
         self.tags = TagIndex()
         self.links = LinkGraph()
@@ -69,7 +69,7 @@ class IndexState:
         self.generation += 1
         self._restart_touched()
         self.memories.clear()
-        self.chunks.clear()
+        self.chunk_count = 0
         self.keyword = KeywordIndex()
         self.tags = TagIndex()
         self.links = LinkGraph()
@@ -97,8 +97,7 @@ class IndexState:
         path = memory.path
         self._touch(path)
         self.memories[path] = memory
-        for chunk in memory.chunks:
-            self.chunks[(path, chunk.start_line)] = chunk
+        self.chunk_count += len(memory.chunks)
         if keyword:
             if tokens is None:
                 tokens = [tokenize(c.text) for c in memory.chunks]
@@ -107,7 +106,7 @@ class IndexState:
                 [((path, c.start_line), t) for c, t in zip(memory.chunks, tokens, strict=True)],
             )
         if links:
-            self.links.set_file(path, list(memory.links))
+            self.links.set_file(path, memory.links)
         if memory.date is None:
             self.undated.add(path)
         else:
@@ -120,8 +119,7 @@ class IndexState:
         self.generation += 1
         memory = self.memories.pop(path)
         self._touch(path)
-        for chunk in memory.chunks:
-            self.chunks.pop((path, chunk.start_line), None)
+        self.chunk_count -= len(memory.chunks)
         self.keyword.remove_path(path)
         self.semantic.remove(path)
         self.links.remove_file(path)
@@ -247,7 +245,7 @@ class IndexState:
             # What `index` does one memory at a time, for all of them at once (a 50k warm
             # start spent 0.3 s in the per-memory calls).
             self.links.load([(m.path, m.links) for m in memories])
-            self.chunks.update(((m.path, c.start_line), c) for m in memories for c in m.chunks)
+            self.chunk_count = sum(len(m.chunks) for m in memories)
             self.tags.load((m.path, m.tags) for m in memories)
             self.dated = sorted((m.date, m.path) for m in memories if m.date is not None)
             self.undated = {m.path for m in memories if m.date is None}
@@ -255,13 +253,24 @@ class IndexState:
                 self.semantic.add(memory)
             self.generation += 1
             # A chunk without tokens (only stopwords) has no keyword entry: subset, not equal.
-            if not set(self.keyword.keys()) <= self.chunks.keys():
+            indexed = self.keyword.keys()
+            if not all(self.chunk(key) is not None for key in indexed):
                 raise ValueError("keyword index names chunks that do not exist")
         except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
             self.reset()
             raise StoreInvalid(f"saved index is inconsistent ({exc})") from None
 
     # -- reads ----------------------------------------------------------------
+
+    def chunk(self, key: DocKey) -> Chunk | None:
+        """The chunk ``key`` names (a dict of every chunk by key was ~5 MB at 50,000
+        memories, issue 19): its memory's, found by start line (they ascend)."""
+        memory = self.memories.get(key[0])
+        if memory is None:
+            return None
+        chunks = memory.chunks
+        at = bisect.bisect_left(chunks, key[1], key=_start_line)
+        return chunks[at] if at < len(chunks) and chunks[at].start_line == key[1] else None
 
     def paths_in_range(self, start: str | None, end: str | None, include_undated: bool) -> set[str]:
         lo = bisect.bisect_left(self.dated, (start, "")) if start else 0
@@ -304,9 +313,8 @@ class IndexState:
         """`snapshot` in two steps: the state as it is now is captured (the caller holds
         the lock), and the snapshot of it is made when the result is called, which needs
         no lock: the keyword postings are the costly part (`KeywordIndex.export_later`)."""
-        chunks = self.chunks
-        semantic = self.semantic.export_state(lambda: (c.text for c in chunks.values()))
         memories = list(self.memories.values())
+        semantic = self.semantic.export_state(lambda: (c.text for m in memories for c in m.chunks))
         keyword_state = self.keyword.export_later()
         return lambda: Snapshot(
             config_key=config_key,
@@ -322,9 +330,15 @@ class IndexState:
             "memories": {p: m.content_hash for p, m in self.memories.items()},
             "tags": self.tags.snapshot(),
             "links": self.links.snapshot(),
-            "chunks": sorted(self.chunks),
+            "chunks": sorted(
+                (m.path, c.start_line) for m in self.memories.values() for c in m.chunks
+            ),
             "keyword_docs": sorted(self.keyword.keys()),
             "dated": list(self.dated),
             "undated": sorted(self.undated),
             "failures": sorted(self.failures),
         }
+
+
+def _start_line(chunk: Chunk) -> int:
+    return chunk.start_line

@@ -38,12 +38,14 @@ import msgspec
 import numpy as np
 import platformdirs
 
+from .. import textpack
 from ..dates import iso_value
 from ..files import ensure_private_dir, read_regular, workspace_key
 from ..records import Memory
 from .sharing import StringPool, one_copy
 
-STORE_VERSION = 2
+# 3: chunk texts packed (`textpack`), not text.
+STORE_VERSION = 3
 _MAGIC = b"REMETUI-INDEX\n"
 _DIGEST_BYTES = 32
 _HEADER_BYTES = len(_MAGIC) + 4 + _DIGEST_BYTES
@@ -113,6 +115,7 @@ FINGERPRINTED_MODULES = (
     "reme_tui.engine.parse.tokens",
     "reme_tui.engine.parse.wikilinks",
     "reme_tui.engine.tags.index",
+    "reme_tui.engine.textpack",
 )
 FINGERPRINTED_DATA = (("reme_tui.engine", "data/reme_stopwords.txt"),)
 
@@ -139,15 +142,60 @@ def code_fingerprint() -> str:
 
 def _encode_array(obj: Any) -> Any:
     if isinstance(obj, np.ndarray):
-        array = np.ascontiguousarray(obj)
-        if not _DTYPE.match(array.dtype.str):
-            raise TypeError(f"cannot store a numpy array of dtype {array.dtype}")
-        head = msgspec.msgpack.encode([array.dtype.str, list(array.shape)])
-        body = len(head).to_bytes(4, "big") + head + array.tobytes()
-        return msgspec.msgpack.Ext(_NDARRAY_EXT, body)
+        return msgspec.msgpack.Ext(_NDARRAY_EXT, b"".join(_array_parts(obj)[1:]))
     if isinstance(obj, np.generic):
         return obj.item()
     raise TypeError(f"cannot store {type(obj).__name__}")
+
+
+def _array_parts(obj: np.ndarray) -> tuple[bytes, bytes, memoryview]:
+    """An array as a msgpack extension: its header, the head of its body (dtype and
+    shape), and its data, a view of the array's own memory (not copied)."""
+    array = np.ascontiguousarray(obj)
+    if not _DTYPE.match(array.dtype.str):
+        raise TypeError(f"cannot store a numpy array of dtype {array.dtype}")
+    head = msgspec.msgpack.encode([array.dtype.str, list(array.shape)])
+    head = len(head).to_bytes(4, "big") + head
+    data = array.reshape(-1).view(np.uint8).data
+    return _ext_header(_NDARRAY_EXT, len(head) + data.nbytes), head, data
+
+
+_FIXEXT = {1: 0xD4, 2: 0xD5, 4: 0xD6, 8: 0xD7, 16: 0xD8}
+
+
+def _ext_header(code: int, length: int) -> bytes:
+    """The msgpack header of an extension of ``length`` bytes, as msgspec writes it."""
+    if length in _FIXEXT:
+        return bytes((_FIXEXT[length], code))
+    if length < 1 << 8:
+        return bytes((0xC7, length, code))
+    if length < 1 << 16:
+        return b"\xc8" + length.to_bytes(2, "big") + bytes((code,))
+    return b"\xc9" + length.to_bytes(4, "big") + bytes((code,))
+
+
+def _map_header(length: int) -> bytes:
+    """The msgpack header of a map of ``length`` entries, as msgspec writes it."""
+    if length < 16:
+        return bytes([0x80 | length])
+    if length < 1 << 16:
+        return b"\xde" + length.to_bytes(2, "big")
+    return b"\xdf" + length.to_bytes(4, "big")
+
+
+def _encoded_state(value: Any) -> Iterator[bytes | memoryview]:
+    """``value``'s encoding in parts, each numpy array in it (at any depth of dicts) as
+    views of its own memory: encoded whole, a 34 MB posting array was copied three times
+    (its bytes, the extension's body, the encoder's buffer) on top of the live index."""
+    if isinstance(value, dict):
+        yield _map_header(len(value))
+        for key, item in value.items():
+            yield _ENCODER.encode(key)
+            yield from _encoded_state(item)
+    elif isinstance(value, np.ndarray):
+        yield from _array_parts(value)
+    else:
+        yield _ENCODER.encode(value)
 
 
 def _tag_dates(value: Any) -> Any:
@@ -270,7 +318,7 @@ def _array_header(length: int) -> bytes:
     return b"\xdd" + length.to_bytes(4, "big")
 
 
-def _encoded_parts(snapshot: Snapshot) -> Iterator[bytes]:
+def _encoded_parts(snapshot: Snapshot) -> Iterator[bytes | memoryview]:
     """The payload (`_Payload`, array-like) in parts whose concatenation is its encoding:
     a save streams them to the file instead of holding the whole payload (~256 MB at
     50,000 memories, on top of the live index: the app's peak, issue 19)."""
@@ -288,8 +336,8 @@ def _encoded_parts(snapshot: Snapshot) -> Iterator[bytes]:
             yield bytes(part)
             part = bytearray()
     yield bytes(part)
-    yield _ENCODER.encode(keyword)
-    yield _ENCODER.encode(snapshot.extras)
+    yield from _encoded_state(keyword)
+    yield from _encoded_state(snapshot.extras)
 
 
 def _loads(payload: bytes | memoryview) -> Snapshot:
@@ -311,6 +359,8 @@ def _loads(payload: bytes | memoryview) -> Snapshot:
         raw[index] = _NO_MEMORY  # its view of the payload is not needed again
         if memory.path.startswith(_ESCAPED):
             memory = _map_paths(memory, _unescape)
+        if not all(textpack.check(chunk.packed) for chunk in memory.chunks):
+            raise ValueError("saved index holds a malformed chunk text")
         pool.share(memory, path_of)
         memories.append(memory)
     return Snapshot(

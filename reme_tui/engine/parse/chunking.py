@@ -104,7 +104,7 @@ def chunk_body(path: str, body: str, first_line: int) -> list[Chunk]:
         drafts = _chunk_plain(body, offset)
     else:
         drafts = _chunk_markdown(body, offset)
-    return [Chunk(path, d.start, d.end, d.text) for d in drafts]
+    return [Chunk.of(path, d.start, d.end, d.text) for d in drafts]
 
 
 def count_headings(body: str, stop_after: int | None = None) -> int:

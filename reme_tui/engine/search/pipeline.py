@@ -255,7 +255,8 @@ class SearchPipeline:
 
     def _hit(self, ranked: Ranked, tokens: Sequence[str], checker: SourceChecker) -> SearchHit:
         path, start = ranked.key
-        chunk = self._state.chunks[ranked.key]
+        chunk = self._state.chunk(ranked.key)
+        assert chunk is not None  # ranked from the index this lock holds
         memory = self._state.memories[path]
         matched = self._state.keyword.terms_in(ranked.key, tokens)
         return SearchHit(
