@@ -523,9 +523,11 @@ class Engine:
         with self._lock:
             state = self._state
             found = [*state.scan_diagnostics, *state.failures.values()]
-            paths = sorted(state.memories)
-            context = self._checks.context()
+            paths = list(state.memories)
+            tagging = self._checks.tagging()
+        paths.sort()
         checks = self._checks
+        context = checks.context_of(tagging)
 
         def check(path: str) -> None:
             found.extend(checks.diagnostics_of([path], context))
