@@ -40,6 +40,7 @@ from reme_tui.engine.history import (
 from reme_tui.engine.write import RevertError, RevertPlan, plan_undo, plan_version
 from reme_tui.safe_text import for_terminal, for_terminal_line
 from reme_tui.ui.focus import FollowsFocus, OrderedInput, focus_now
+from reme_tui.ui.frame_pacing import PacedFrames
 from reme_tui.ui.host import Host, host_of
 from reme_tui.ui.plain import plain_line
 from reme_tui.ui.screens.dry_run import DryRunConfirmScreen, diff_line_style
@@ -333,7 +334,7 @@ class RevertConfirmScreen(DryRunConfirmScreen):
             yield Footer()
 
 
-class ChangesScreen(ShowsWorkerFailures, Screen[None]):
+class ChangesScreen(PacedFrames, ShowsWorkerFailures, Screen[None]):
     """The timeline on the left, the selected change's diff on the right."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -21,6 +21,7 @@ from reme_tui.engine import Code, Diagnostic
 from reme_tui.engine.tags import LINT_CODES
 from reme_tui.safe_text import for_terminal, for_terminal_line
 from reme_tui.ui.cells import cut_left
+from reme_tui.ui.frame_pacing import PacedFrames
 from reme_tui.ui.host import host_of
 from reme_tui.ui.plain import plain_line
 from reme_tui.ui.screens.dry_run import DryRunConfirmScreen
@@ -48,7 +49,7 @@ def column_widths(diagnostics: list[Any], width: int) -> list[int]:
     return [path, line, severity, kind, max(MESSAGE_MIN, room - path)]
 
 
-class DiagnosticsScreen(ModalScreen[str | None]):
+class DiagnosticsScreen(PacedFrames, ModalScreen[str | None]):
     """Dismisses with the chosen path (to open it) or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

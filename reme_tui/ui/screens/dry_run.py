@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from textual.screen import ModalScreen
 
+from reme_tui.ui.frame_pacing import PacedFrames
 
-class DryRunConfirmScreen(ModalScreen[bool]):
+
+class DryRunConfirmScreen(PacedFrames, ModalScreen[bool]):
     """A modal listing what a write will do; ``confirm`` answers True, ``cancel`` False.
 
     Subclasses bring their own bindings (labels and ids differ) and compose the listing."""

@@ -38,6 +38,7 @@ from reme_tui.engine.write import (
 )
 from reme_tui.safe_text import for_terminal, for_terminal_line
 from reme_tui.ui.focus import OrderedInput
+from reme_tui.ui.frame_pacing import PacedFrames
 from reme_tui.ui.host import Host, host_of
 from reme_tui.ui.plain import plain, plain_cell, plain_line
 from reme_tui.ui.screens.dry_run import DryRunConfirmScreen, diff_line_style
@@ -125,7 +126,7 @@ def _diff_text(diff: str) -> Text:
     return text
 
 
-class DismissedPairsScreen(ModalScreen[bool]):
+class DismissedPairsScreen(PacedFrames, ModalScreen[bool]):
     """The pairs said to be different entities; Enter proposes the highlighted one again.
     Returns whether any pair was forgotten, so the review can look again."""
 
@@ -194,7 +195,7 @@ class DismissedPairsScreen(ModalScreen[bool]):
         self.dismiss(self.forgot_any)
 
 
-class DupesScreen(ShowsWorkerFailures, Screen[None]):
+class DupesScreen(PacedFrames, ShowsWorkerFailures, Screen[None]):
     """Clusters, most certain first; the selected one's members, samples and target."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

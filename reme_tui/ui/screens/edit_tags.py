@@ -25,6 +25,7 @@ from reme_tui.engine.files import ConflictError, FileStamp, PathRefused, read_me
 from reme_tui.engine.parse import SetTags, read_tags
 from reme_tui.engine.write import EditResult
 from reme_tui.ui.file_notes import tags_unread, warning_line
+from reme_tui.ui.frame_pacing import PacedFrames
 from reme_tui.ui.host import Host, host_of
 from reme_tui.ui.tag_draft import Suggestion
 from reme_tui.ui.widgets.preview import Preview
@@ -68,7 +69,7 @@ class Conflicted(Message):
     mine: list[str]
 
 
-class TagEditorScreen(ShowsWorkerFailures, ModalScreen[EditResult | None]):
+class TagEditorScreen(PacedFrames, ShowsWorkerFailures, ModalScreen[EditResult | None]):
     """Edit the tags of memory ``path``; dismisses with the EditResult of a save."""
 
     DEFAULT_CSS = """

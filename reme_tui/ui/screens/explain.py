@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Input, Label
 
 from reme_tui.engine import Explanation
 from reme_tui.safe_text import for_terminal_line
+from reme_tui.ui.frame_pacing import PacedFrames
 
 _MARKS = {True: ("✓", "green"), False: ("✗", "red")}
 
@@ -47,7 +48,7 @@ def stage_rows(explanation: Explanation) -> list[tuple[Text, Text, Text]]:
 ExplainChoice = tuple[str, str]
 
 
-class ExplainScreen(ModalScreen[ExplainChoice | None]):
+class ExplainScreen(PacedFrames, ModalScreen[ExplainChoice | None]):
     """One explanation. Dismisses with what to do next (the main screen does it): open the
     memory, edit its tags (the one write door: add the missing tag), review the
     near-duplicate tags (merge the variant it carries), or widen the dates that dropped it
@@ -140,7 +141,7 @@ def _hint(explanation: Explanation) -> str:
     return keys + ", Esc closes"
 
 
-class WhyNotScreen(ModalScreen[str | None]):
+class WhyNotScreen(PacedFrames, ModalScreen[str | None]):
     """Asks for a memory's path (completed from the index); dismisses with it or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

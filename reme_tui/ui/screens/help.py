@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Markdown
 
 from reme_tui.ui.focus import OrderedInput, focus_now
+from reme_tui.ui.frame_pacing import PacedFrames
 from reme_tui.ui.keys import KeyRow
 
 QUERY_HELP = """
@@ -43,7 +44,7 @@ the table above, e.g. `"focus_search" = "slash,ctrl+f"`.
 """
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(PacedFrames, ModalScreen[None]):
     """Every key in one table a filter box narrows (type any part of a key, an action, an
     id or a place), then the query syntax. A table, not Markdown: the key tables took about
     a second to lay out as Markdown on every open."""

@@ -29,6 +29,7 @@ from reme_tui.engine.reme import compat_counts, format_counts
 from reme_tui.engine.search import SearchError, SearchQuery, SearchState
 from reme_tui.engine.tags import OrderBy
 from reme_tui.ui.focus import focus_now
+from reme_tui.ui.frame_pacing import PacedFrames
 from reme_tui.ui.history import History, Visit
 from reme_tui.ui.host import Host, host_of
 from reme_tui.ui.messages import (
@@ -95,7 +96,7 @@ class Computed:
     semantic: SemanticStatus | None = None
 
 
-class MainScreen(ShowsWorkerFailures, Screen[None]):
+class MainScreen(PacedFrames, ShowsWorkerFailures, Screen[None]):
     """Everything a person needs to look inside the memory, on one screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

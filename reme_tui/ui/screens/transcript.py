@@ -17,6 +17,7 @@ from textual.widgets import Collapsible, Label, Static
 
 from reme_tui.engine.reme import Transcript, Turn
 from reme_tui.safe_text import for_terminal, for_terminal_line
+from reme_tui.ui.frame_pacing import PacedFrames
 from reme_tui.ui.plain import plain, plain_line
 
 _TOOL_TITLES = {"call": "tool call", "result": "tool result", "thinking": "thinking"}
@@ -25,7 +26,7 @@ _TOOL_TITLES = {"call": "tool call", "result": "tool result", "thinking": "think
 # `Content` keeps an ESC, so each is shown through `for_terminal` / `for_terminal_line`.
 
 
-class TranscriptScreen(ModalScreen[None]):
+class TranscriptScreen(PacedFrames, ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "dismiss", "Close", id="transcript.close"),
         Binding("j", "scroll_down", "Down", show=False, id="transcript.down"),

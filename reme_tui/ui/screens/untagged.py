@@ -27,6 +27,7 @@ from reme_tui.engine.files import ConflictError, PathRefused
 from reme_tui.engine.parse import AddTag
 from reme_tui.engine.tags import Suggestion
 from reme_tui.safe_text import for_terminal_line
+from reme_tui.ui.frame_pacing import PacedFrames
 from reme_tui.ui.host import Host, host_of
 from reme_tui.ui.widgets.line_list import LineList
 from reme_tui.ui.worker_failures import ShowsWorkerFailures
@@ -102,7 +103,7 @@ class Tagged(Message):
     error: str | None
 
 
-class UntaggedScreen(ShowsWorkerFailures, ModalScreen[str | None]):
+class UntaggedScreen(PacedFrames, ShowsWorkerFailures, ModalScreen[str | None]):
     """Dismisses with a path to open, or None."""
 
     DEFAULT_CSS = """
