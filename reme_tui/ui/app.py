@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import partial
 from importlib import resources
@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import events, work
 from textual.app import App, SuspendNotSupported, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
@@ -60,6 +61,7 @@ from reme_tui.ui.messages import (
     OpenSource,
 )
 from reme_tui.ui.options import AppOptions, Clock
+from reme_tui.ui.paint_guard import PAINT_GUARD
 from reme_tui.ui.screens.main import MainScreen
 from reme_tui.ui.semantic_progress import start_semantic
 from reme_tui.ui.startup import EarlyStart, app_engine, start_early, with_overrides
@@ -231,6 +233,10 @@ class RemeApp(ShowsWorkerFailures, App[None]):
 
     def get_default_screen(self) -> MainScreen:
         return self.main_screen
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        # Every widget asks this for each line it paints: the guard sees all painted text.
+        return [*super().get_line_filters(), PAINT_GUARD]
 
     def notify(
         self,

@@ -21,7 +21,8 @@ from typing import Any
 
 from textual import events
 from textual.widget import Widget
-from textual.widgets import Input
+
+from reme_tui.ui.safe_input import SafeInput
 
 
 def focus_now(widget: Widget) -> None:
@@ -80,7 +81,7 @@ class KeepsKeyOrder:
                 return
 
 
-class OrderedInput(KeepsKeyOrder, Input):
+class OrderedInput(KeepsKeyOrder, SafeInput):
     """A plain text input whose editing keys keep their order with typed characters."""
 
 

@@ -14,12 +14,15 @@ import re
 from pathlib import Path
 
 import pytest
+from textual import events
+from textual.widgets import Input
 
 from reme_tui.engine.history.entries import Observed
 from reme_tui.engine.reme import parse_transcript
 from reme_tui.ui.app import RemeApp
 from reme_tui.ui.screens.changes import ChangesScreen, Timeline, group_title
 from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
+from reme_tui.ui.screens.dupes import DupesScreen
 from reme_tui.ui.screens.transcript import TranscriptScreen
 from reme_tui.ui.tag_draft import Suggestion
 from reme_tui.ui.widgets.neighbours import NeighboursList
@@ -223,3 +226,71 @@ async def test_diagnostics_and_toasts_show_escapes_as_text(
         app.notify(f"{EVIL}: refused \x9b2J", title=f"{EVIL} not tagged")
         await wait_for(pilot, lambda: "refused" in "\n".join(painted(app)))
         assert_shown_not_obeyed(app, r"daily/e\x1bcvil.md not tagged", r"refused \x9b2J")
+
+
+def assert_box_shows(box: Input, value: str, shown: str) -> None:
+    """``box`` holds ``value`` as it is and paints it as ``shown``, by itself (the paint
+    guard behind it would only drop the controls)."""
+    assert box.value == value
+    line = box.render_line(0).text
+    assert not RAW.search(line), f"the input paints {line!r}"
+    assert shown in line
+
+
+async def test_the_rename_box_shows_escapes_and_keeps_the_tag(
+    app_factory: AppFactory, escape_workspace: Path
+) -> None:
+    """Renaming a tag holding ESC: the box shows ``\\x1b``, the cursor moves over it as one
+    character of four cells, and what is typed lands in the real tag."""
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await show_memory(pilot, ESC_MEMO, edit_tags=True)
+        editor = app.screen.query_one(TagEditor)
+        editor.start_rename(0)
+        await settle(pilot)
+        box = editor.input
+        assert_box_shows(box, "t\x1b[1mag", r"t\x1b[1mag")
+        assert_shown_not_obeyed(app, r"t\x1b[1mag")
+        box.cursor_blink = False  # the cursor stays painted
+        left = box.content_region.x
+        await pilot.press("home", "right")
+        assert box.cursor_screen_offset.x == left + 1
+        # The cursor on the ESC covers its four cells: a segment of its own.
+        assert [s.text for s in box.render_line(0)][:3] == ["t", r"\x1b", "[1mag"]
+        await pilot.press("right")
+        assert box.cursor_screen_offset.x == left + 5
+        x, y = box.content_region.offset - box.region.offset
+        for cell, position in ((0, 0), (3, 1), (5, 2)):  # a click inside the escape: on it
+            await pilot.click(box, offset=(x + cell, y))
+            assert box.cursor_position == position
+        await pilot.press("Z", "enter")
+        await settle(pilot)
+        assert editor.draft.tags[0] == "t\x1bZ[1mag"
+
+
+async def test_the_merge_target_box_shows_escapes_and_keeps_the_tag(
+    app_factory: AppFactory, escape_workspace: Path
+) -> None:
+    """A merge target holding ESC (pasted; the suggested one is cleaned by the engine):
+    the box shows it escaped, and the merge would go into the real text."""
+    (escape_workspace / "digest/twin.md").write_text(
+        '---\nname: Twin\nmemory_tags: ["t\\e[1m_ag"]\n---\nTwin.\n', encoding="utf-8"
+    )
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "d")
+        await wait_for(pilot, lambda: isinstance(app.screen, DupesScreen))
+        screen = app.screen
+        assert isinstance(screen, DupesScreen)
+        await wait_for(pilot, lambda: bool(screen.clusters))
+        await pilot.press("T")
+        box = screen.query_one("#dupes-target", Input)
+        assert app.focused is box
+        box.value = ""
+        box.post_message(events.Paste("proj\x1b[31mx"))
+        await settle(pilot)
+        assert screen.targets[screen.clusters[0].tags] == "proj\x1b[31mx"
+        assert_box_shows(box, "proj\x1b[31mx", r"proj\x1b[31mx")
+        assert_shown_not_obeyed(app, r"proj\x1b[31mx")

@@ -23,6 +23,7 @@ from textual.widgets import DataTable, Input, Label
 from reme_tui.engine import Explanation
 from reme_tui.safe_text import for_terminal_line
 from reme_tui.ui.frame_pacing import PacedFrames
+from reme_tui.ui.safe_input import SafeInput
 
 _MARKS = {True: ("✓", "green"), False: ("✗", "red")}
 
@@ -159,7 +160,7 @@ class WhyNotScreen(PacedFrames, ModalScreen[str | None]):
                 Text(f"Why not? A memory's path, explained for  {for_terminal_line(self.search)}"),
                 id="why-not-title",
             )
-            yield Input(
+            yield SafeInput(
                 placeholder="daily/2026-03-10/note.md (→ completes)",
                 suggester=SuggestFromList(self.paths, case_sensitive=False),
                 id="why-not-input",

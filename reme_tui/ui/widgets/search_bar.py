@@ -19,6 +19,7 @@ from reme_tui.engine import EXPECTED, date_or_none
 from reme_tui.engine.search import SearchState, parse_query
 from reme_tui.ui.focus import FollowsFocus, KeepsKeyOrder, focus_now
 from reme_tui.ui.plain import plain_tip
+from reme_tui.ui.safe_input import SafeInput
 from reme_tui.ui.widgets.chips import Chip
 from reme_tui.ui.widgets.steady_label import SteadyLabel
 
@@ -45,7 +46,7 @@ def placeholder_for(width: int) -> str:
     return next((text for text in PLACEHOLDERS if cell_len(text) < width), PLACEHOLDERS[-1])
 
 
-class QueryInput(KeepsKeyOrder, FollowsFocus, Input):
+class QueryInput(KeepsKeyOrder, FollowsFocus, SafeInput):
     """The query box; Backspace at its start removes the last tag chip."""
 
     # Input sets its virtual size on every typed character, and the base reactive then
@@ -67,7 +68,7 @@ class QueryInput(KeepsKeyOrder, FollowsFocus, Input):
             event.prevent_default()
 
 
-class DateInput(KeepsKeyOrder, FollowsFocus, Input):
+class DateInput(KeepsKeyOrder, FollowsFocus, SafeInput):
     def __init__(self, placeholder: str, id: str) -> None:
         super().__init__(
             placeholder=placeholder,

@@ -31,6 +31,7 @@ from reme_tui.engine.tags import MAX_TAGS_PER_FILE, TagWarning
 from reme_tui.safe_text import for_terminal, for_terminal_line
 from reme_tui.ui.focus import FollowsFocus, KeepsKeyOrder, focus_now
 from reme_tui.ui.plain import plain, plain_line
+from reme_tui.ui.safe_input import SafeInput
 from reme_tui.ui.tag_draft import Suggestion, TagDraft, first_near_duplicate, pack
 from reme_tui.ui.widgets.border_title import set_border_title
 
@@ -104,7 +105,7 @@ class EditChip(FollowsFocus, Static, can_focus=True):
         self.post_message(self.Command(self.index, command, delta))
 
 
-class TagInput(KeepsKeyOrder, FollowsFocus, Input):
+class TagInput(KeepsKeyOrder, FollowsFocus, SafeInput):
     """The input: Enter hands its text over at once; Backspace/Left when empty reach the chips."""
 
     @dataclass
