@@ -240,17 +240,14 @@ class RemeChecks:
         found.extend(self.tag_lints(path, known, files)[0])
         return found
 
-    def context(self) -> CheckContext:
-        """What every memory's checks share: worked out once for a whole pass."""
-        return self.context_of(self.tagging())
-
     def tagging(self) -> Tagging:
         """What `context_of` needs, taken under the engine's lock (~1 ms at 50,000
         memories) so that the work can be done outside it."""
         return Tagging(tuple(self._memories.values()), self._tag_counts())
 
     def context_of(self, tagging: Tagging) -> CheckContext:
-        """`context` from a `tagging` taken earlier: the spellings' count reads every
+        """What every memory's checks share, worked out once for a whole pass from a
+        `tagging` taken earlier (under the lock): the spellings' count reads every
         memory (~30 ms of CPU at 50,000), and under the lock a search typed during a
         burst waited for it at the start of each diagnostics pass (issue 19)."""
         return CheckContext(
