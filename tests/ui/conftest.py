@@ -9,12 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.cells import cell_len
 from textual.pilot import Pilot
+from textual.widgets import DataTable
 from textual.worker import WorkerCancelled
 
 from reme_tui.config import Settings, load_settings
 from reme_tui.ui.app import RemeApp, make_app
 from reme_tui.ui.options import AppOptions
+from reme_tui.ui.screens.dupes import DupesScreen
 
 from .workspace import build_workspace
 
@@ -132,3 +135,27 @@ async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], timeout: fl
 def anyio_backend() -> str:
     """Async tests run on asyncio through anyio's pytest plugin."""
     return "asyncio"
+
+
+async def open_dupes(pilot: Any) -> DupesScreen:
+    """From the main screen, open the duplicate review and wait for its clusters."""
+    await settle(pilot)
+    await pilot.press("escape", "d")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, DupesScreen))
+    screen = pilot.app.screen
+    await wait_for(pilot, lambda: bool(screen.clusters))
+    # The table sizes its columns when it is next idle: on a loaded machine a dialog
+    # opened right away was snapshotted over cut columns ("project_a", "proj").
+    table = screen.query_one(DataTable)
+    await wait_for(pilot, lambda: columns_fit(table))
+    await pilot.pause()
+    return screen
+
+
+def columns_fit(table: DataTable[Any]) -> bool:
+    """Every column of ``table`` is as wide as its widest cell."""
+    for key, column in table.columns.items():
+        widest = max((cell_len(str(cell)) for cell in table.get_column(key)), default=0)
+        if column.content_width < widest:
+            return False
+    return True

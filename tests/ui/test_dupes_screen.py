@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.cells import cell_len
 from textual.widgets import DataTable, Input, Label, Static
 
 from reme_tui.config import load_settings
@@ -19,7 +18,7 @@ from reme_tui.ui.options import AppOptions
 from reme_tui.ui.screens.dupes import DismissedPairsScreen, DupesScreen, MergeConfirmScreen
 from reme_tui.ui.widgets.status_bar import StatusBar
 
-from .conftest import settle, steady_cursors, wait_for
+from .conftest import columns_fit, open_dupes, settle, steady_cursors, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -75,33 +74,10 @@ def snapshot_of(root: Path) -> dict[str, bytes]:
     return {rel: (root / rel).read_bytes() for rel in FILES}
 
 
-async def open_review(pilot: Any) -> DupesScreen:
-    await settle(pilot)
-    await pilot.press("escape", "d")
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, DupesScreen))
-    screen = pilot.app.screen
-    await wait_for(pilot, lambda: bool(screen.clusters))
-    # The table sizes its columns when it is next idle: on a loaded machine a dialog
-    # opened right away was snapshotted over cut columns ("project_a", "proj").
-    table = screen.query_one(DataTable)
-    await wait_for(pilot, lambda: columns_fit(table))
-    await pilot.pause()
-    return screen
-
-
-def columns_fit(table: DataTable[Any]) -> bool:
-    """Every column of ``table`` is as wide as its widest cell."""
-    for key, column in table.columns.items():
-        widest = max((cell_len(str(cell)) for cell in table.get_column(key)), default=0)
-        if column.content_width < widest:
-            return False
-    return True
-
-
 async def test_d_lists_clusters_most_certain_first(app_factory: AppFactory) -> None:
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_review(pilot)
+        screen = await open_dupes(pilot)
         first = screen.clusters[0]
         assert first.confidence == "high"
         assert set(first.tags) == {"project_atlas", "project-atlas", "projectatlas"}
@@ -130,7 +106,7 @@ async def test_merge_shows_diff_then_writes_and_undo_restores(
     before = snapshot_of(workspace)
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_review(pilot)
+        screen = await open_dupes(pilot)
         await pilot.press("m")
         await wait_for(pilot, lambda: isinstance(app.screen, MergeConfirmScreen))
         confirm = app.screen
@@ -171,7 +147,7 @@ async def test_merge_shows_diff_then_writes_and_undo_restores(
 async def test_changed_target_is_used(app_factory: AppFactory, workspace: Path) -> None:
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        await open_review(pilot)
+        await open_dupes(pilot)
         await pilot.press("T")
         target = app.screen.query_one("#dupes-target", Input)
         assert app.focused is target
@@ -187,7 +163,7 @@ async def test_changed_target_is_used(app_factory: AppFactory, workspace: Path) 
 async def test_dismissed_cluster_is_remembered(app_factory: AppFactory, workspace: Path) -> None:
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_review(pilot)
+        screen = await open_dupes(pilot)
         acme = next(i for i, c in enumerate(screen.clusters) if "acme" in c.tags)
         screen.query_one(DataTable).move_cursor(row=acme)
         await pilot.pause()
@@ -196,7 +172,7 @@ async def test_dismissed_cluster_is_remembered(app_factory: AppFactory, workspac
     assert frozenset({"acme", "acme_corp"}) in DismissedPairs(workspace).pairs()
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_review(pilot)
+        screen = await open_dupes(pilot)
         assert all("acme" not in c.tags for c in screen.clusters)
 
 
@@ -210,7 +186,7 @@ async def test_unwritable_data_dir_is_a_notice_not_a_crash(
     data.write_text("a file where the data directory should be")  # unwritable, even as root
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_review(pilot)
+        screen = await open_dupes(pilot)
         seen: list[str] = []
         notify = app.notify
         monkeypatch.setattr(app, "notify", lambda m, **kw: (seen.append(str(m)), notify(m, **kw)))
@@ -234,7 +210,7 @@ async def test_status_bar_counts_what_reme_drops(app_factory: AppFactory) -> Non
 
 def test_review_snapshot(snap_compare: Any, app_factory: AppFactory) -> None:
     async def run_before(pilot: Any) -> None:
-        await open_review(pilot)
+        await open_dupes(pilot)
         await steady_cursors(pilot)
 
     app = app_factory(clock=lambda: FIXED_NOW)
@@ -258,7 +234,7 @@ def test_dismissed_pairs_snapshot(
     DismissedPairs(workspace).dismiss(("garden", "ops"))
 
     async def run_before(pilot: Any) -> None:
-        review = await open_review(pilot)
+        review = await open_dupes(pilot)
         await pilot.press("D")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, DismissedPairsScreen))
         await wait_for(pilot, lambda: columns_fit(review.query_one(DataTable)))  # behind it
@@ -277,7 +253,7 @@ async def test_dismissed_pairs_are_listed_and_can_be_proposed_again(
     DismissedPairs(workspace).dismiss(("garden", "ops"))
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_review(pilot)
+        screen = await open_dupes(pilot)
         assert all("acme" not in c.tags for c in screen.clusters)
         footer_keys = {b.binding.id for b in screen.active_bindings.values() if b.binding.show}
         assert "dupes.dismissed" in footer_keys
@@ -302,7 +278,7 @@ async def test_at_80_columns_the_file_count_and_target_are_on_screen(
     behind a long list of tags; the tags column now comes last and is the one cut."""
     app = app_factory()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await open_review(pilot)
+        screen = await open_dupes(pilot)
         table = screen.query_one(DataTable)
         labels = [str(column.label) for column in table.columns.values()]
         assert labels[:3] == ["Confidence", "Files", "Suggested"] and labels[-1] == "Tags"

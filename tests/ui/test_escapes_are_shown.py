@@ -22,13 +22,12 @@ from reme_tui.engine.reme import parse_transcript
 from reme_tui.ui.app import RemeApp
 from reme_tui.ui.screens.changes import ChangesScreen, Timeline, group_title
 from reme_tui.ui.screens.diagnostics import DiagnosticsScreen
-from reme_tui.ui.screens.dupes import DupesScreen
 from reme_tui.ui.screens.transcript import TranscriptScreen
 from reme_tui.ui.tag_draft import Suggestion
 from reme_tui.ui.widgets.neighbours import NeighboursList
 from reme_tui.ui.widgets.tag_editor import TagEditor
 
-from .conftest import SIZE, AppFactory, settle, show_memory, wait_for
+from .conftest import SIZE, AppFactory, open_dupes, settle, show_memory, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -279,12 +278,7 @@ async def test_the_merge_target_box_shows_escapes_and_keeps_the_tag(
     )
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("escape", "d")
-        await wait_for(pilot, lambda: isinstance(app.screen, DupesScreen))
-        screen = app.screen
-        assert isinstance(screen, DupesScreen)
-        await wait_for(pilot, lambda: bool(screen.clusters))
+        screen = await open_dupes(pilot)
         await pilot.press("T")
         box = screen.query_one("#dupes-target", Input)
         assert app.focused is box

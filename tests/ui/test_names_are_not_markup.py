@@ -24,7 +24,7 @@ from reme_tui.engine.write.revert import RevertStep
 from reme_tui.ui.app import RemeApp
 from reme_tui.ui.screens.changes import RevertConfirmScreen
 from reme_tui.ui.screens.diagnostics import FixPreviewScreen
-from reme_tui.ui.screens.dupes import DismissedPairsScreen, DupesScreen, MergeConfirmScreen
+from reme_tui.ui.screens.dupes import DismissedPairsScreen, MergeConfirmScreen
 from reme_tui.ui.screens.explain import ExplainScreen
 from reme_tui.ui.screens.transcript import TranscriptScreen
 from reme_tui.ui.widgets.chips import Chip
@@ -36,7 +36,7 @@ from reme_tui.ui.widgets.status_bar import StatusBar
 from reme_tui.ui.widgets.tag_chips import TagChips
 from reme_tui.ui.widgets.tag_editor import EditChip, TagEditor
 
-from .conftest import SIZE, AppFactory, settle, show_memory, wait_for
+from .conftest import SIZE, AppFactory, open_dupes, settle, show_memory
 
 pytestmark = pytest.mark.anyio
 
@@ -226,12 +226,7 @@ async def test_the_duplicate_review_shows_tags_and_paths_as_written(
 ) -> None:
     app = app_factory()
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("escape", "d")
-        await wait_for(pilot, lambda: isinstance(app.screen, DupesScreen))
-        screen = app.screen
-        assert isinstance(screen, DupesScreen)
-        await wait_for(pilot, lambda: bool(screen.clusters))
+        screen = await open_dupes(pilot)
         cluster = next(c for c in screen.clusters if TAG in c.tags)
         table = screen.query_one(DataTable)
         row = table.get_row_at(screen.clusters.index(cluster))

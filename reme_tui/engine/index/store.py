@@ -174,13 +174,18 @@ def _ext_header(code: int, length: int) -> bytes:
     return b"\xc9" + length.to_bytes(4, "big") + bytes((code,))
 
 
-def _map_header(length: int) -> bytes:
-    """The msgpack header of a map of ``length`` entries, as msgspec writes it."""
+def _container_header(length: int, fix: int, marker16: int) -> bytes:
+    """The msgpack header of a map or array of ``length`` entries, as msgspec writes it:
+    the ``fix`` form under 16, else ``marker16`` and 2 bytes, or the next marker and 4."""
     if length < 16:
-        return bytes([0x80 | length])
+        return bytes([fix | length])
     if length < 1 << 16:
-        return b"\xde" + length.to_bytes(2, "big")
-    return b"\xdf" + length.to_bytes(4, "big")
+        return bytes([marker16]) + length.to_bytes(2, "big")
+    return bytes([marker16 + 1]) + length.to_bytes(4, "big")
+
+
+def _map_header(length: int) -> bytes:
+    return _container_header(length, 0x80, 0xDE)
 
 
 def _encoded_state(value: Any) -> Iterator[bytes | memoryview]:
@@ -310,12 +315,7 @@ _SAVE_PART_BYTES = 1 << 20
 
 
 def _array_header(length: int) -> bytes:
-    """The msgpack header of an array of ``length`` items, as msgspec writes it."""
-    if length < 16:
-        return bytes([0x90 | length])
-    if length < 1 << 16:
-        return b"\xdc" + length.to_bytes(2, "big")
-    return b"\xdd" + length.to_bytes(4, "big")
+    return _container_header(length, 0x90, 0xDC)
 
 
 def _encoded_parts(snapshot: Snapshot) -> Iterator[bytes | memoryview]:
