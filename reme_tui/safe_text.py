@@ -15,17 +15,18 @@ import json
 import re
 from typing import Any
 
-# C0 except \t and \n, DEL, C1, bidi embeddings/overrides/isolates, line/paragraph separators,
-# and lone surrogates: a file name that is not UTF-8 (``bad\xff.md``) decodes to U+DCFF, which
+# Beyond C0: DEL, C1, bidi embeddings/overrides/isolates, line/paragraph separators, and
+# lone surrogates: a file name that is not UTF-8 (``bad\xff.md``) decodes to U+DCFF, which
 # would otherwise go out as the raw byte 0xFF and make the output invalid UTF-8.
-_UNSAFE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]"
-)
-# Inside JSON text every C0 control is already escaped; what remains raw is C1, bidi and
-# surrogates (escaped as ``\udcff``: json.loads gives back the same string, os.fsencode the bytes).
-_JSON_UNSAFE = re.compile(
-    "[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]"
-)
+_UNSAFE_PAST_C0 = "\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff"
+# What `for_terminal` escapes: every C0 but \t and \n, and the rest.
+_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f{_UNSAFE_PAST_C0}]")
+# What no painted segment may hold: every C0 (a painted line has no tab or newline left:
+# Textual expands and splits them first) and the rest (the app's paint guard drops them).
+NEVER_PAINTED = re.compile(f"[\x00-\x1f{_UNSAFE_PAST_C0}]")
+# Inside JSON text every C0 control is already escaped; what remains raw is the rest
+# (surrogates escaped as ``\udcff``: json.loads gives back the same string, os.fsencode the bytes).
+_JSON_UNSAFE = re.compile(f"[{_UNSAFE_PAST_C0}]")
 _ESCAPED_BYTES = range(0xDC80, 0xDD00)  # what surrogateescape makes of the bytes 0x80-0xFF
 
 

@@ -22,12 +22,7 @@ from rich.segment import Segment
 from textual.color import Color
 from textual.filter import LineFilter
 
-# Every C0 control (a painted segment holds no tab or newline: Textual expands and splits
-# them first), DEL, C1, bidi marks, embeddings, overrides and isolates, line/paragraph
-# separators, lone surrogates.
-_UNSAFE = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]"
-)
+from reme_tui.safe_text import NEVER_PAINTED
 
 
 def _replacement(match: re.Match[str]) -> str:
@@ -39,13 +34,13 @@ def clean_segments(segments: list[Segment]) -> list[Segment]:
 
     The usual line is clean: one search over its joined text is the whole cost.
     """
-    if _UNSAFE.search("".join([segment.text for segment in segments])) is None:
+    if NEVER_PAINTED.search("".join([segment.text for segment in segments])) is None:
         return segments
     cleaned: list[Segment] = []
     for text, style, control in segments:
         if control is not None:
             continue  # a rich Control (cursor move, clear): escape codes, never cells
-        text = _UNSAFE.sub(_replacement, text)
+        text = NEVER_PAINTED.sub(_replacement, text)
         if text:
             cleaned.append(Segment(text, style))
     return cleaned
